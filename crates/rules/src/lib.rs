@@ -1,0 +1,33 @@
+//! siguo-rules: four-player team military chess (四国军棋) as a pure library.
+//!
+//! No I/O, no async, no clock, no global RNG. The public API (this file's re-exports) is the
+//! contract used by the server, the bots and the referee command:
+//!
+//! * [`board`]: stations, seats, teams, links, the 18 rail lines (precomputed tables).
+//! * [`Rank`], [`Piece`]: the twelve kinds of piece.
+//! * [`Options`]: room options (rules.md §10).
+//! * [`Deployment`]: one seat's secret set-up; validation, swap, random generation, formations.
+//! * [`Game`]: the battle phase; `apply(&Action) -> Result<Vec<Event>, RuleError>`.
+//! * [`View`]: what one viewer may see; the only rank-bearing type sent to clients.
+//! * [`GameRecord`]: deployments + actions, replayable.
+//! * [`Position`]: the referee's JSON position (rules.md §11).
+
+pub mod board;
+pub mod deploy;
+pub mod game;
+pub mod options;
+pub mod piece;
+pub mod position;
+pub mod record;
+pub mod view;
+
+pub use board::{Seat, Station, StationKind, Team};
+pub use deploy::{DeployError, Deployment, Formation};
+pub use game::{
+    Action, CombatOutcome, DrawReason, ElimReason, Event, Game, Move, RuleError, Status, WinReason,
+};
+pub use options::{FlagCapture, InfoMode, MineRule, Options, OptionsError};
+pub use piece::{Piece, Rank};
+pub use position::{Position, PositionError};
+pub use record::{GameRecord, ReplayError};
+pub use view::{SeatSet, SeenPiece, View, Viewer};

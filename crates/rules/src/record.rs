@@ -1,0 +1,31 @@
+//! A game record: options, the four deployments and every action, replayable.
+use crate::deploy::{DeployError, Deployment};
+use crate::game::{Action, Event, Game, RuleError};
+use crate::options::Options;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub options: Options,
+    pub deployments: [Deployment; 4],
+    pub actions: Vec<Action>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("bad deployment: {0}")]
+    Deployment(#[from] DeployError),
+    #[error("action {index} refused: {error}")]
+    Action { index: usize, error: RuleError },
+}
+
+impl GameRecord {
+    /// Rebuild the game by applying every action in order.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        todo!()
+    }
+    /// Rebuild the game, also returning every event in order (the initial ones first).
+    pub fn replay_with_events(&self) -> Result<(Game, Vec<Event>), ReplayError> {
+        todo!()
+    }
+}

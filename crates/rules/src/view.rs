@@ -1,0 +1,91 @@
+//! What a viewer may see (rules.md §8). A [`View`] can only be made by [`crate::Game::view`]
+//! (or from a position), and every rank in it is one its viewer may see: the hidden ones are not
+//! there at all (`SeenPiece::rank` is `None`).
+use crate::board::{Seat, Station};
+use crate::game::Status;
+use crate::options::Options;
+use crate::piece::{Piece, Rank};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A set of seats (bitmask), for a person controlling one or two seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    pub fn one(seat: Seat) -> SeatSet {
+        SeatSet(1 << seat.index())
+    }
+    pub fn with(self, seat: Seat) -> SeatSet {
+        SeatSet(self.0 | 1 << seat.index())
+    }
+    pub fn contains(self, seat: Seat) -> bool {
+        self.0 & (1 << seat.index()) != 0
+    }
+    pub fn seats(self) -> impl Iterator<Item = Seat> {
+        Seat::ALL.into_iter().filter(move |s| self.contains(*s))
+    }
+}
+
+/// Who is looking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// A player controlling these seats (one, or two for dual control).
+    Seats(SeatSet),
+    /// A spectator: sees what a player of neither team would.
+    Spectator,
+}
+
+/// A piece as a viewer sees it: owner always, rank only when visible. Serialized `"S9"` or `"S?"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SeenPiece {
+    owner: Seat,
+    rank: Option<Rank>,
+}
+
+impl SeenPiece {
+    pub(crate) fn new(owner: Seat, rank: Option<Rank>) -> SeenPiece {
+        SeenPiece { owner, rank }
+    }
+    pub fn owner(&self) -> Seat {
+        self.owner
+    }
+    pub fn rank(&self) -> Option<Rank> {
+        self.rank
+    }
+}
+
+impl Serialize for SeenPiece {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.rank {
+            Some(rank) => s.collect_str(&Piece { owner: self.owner, rank }),
+            None => s.collect_str(&format_args!("{}?", self.owner.letter())),
+        }
+    }
+}
+
+/// A redacted picture of the whole game for one viewer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    pub turn: Option<Seat>,
+    pub pieces: BTreeMap<Station, SeenPiece>,
+    pub options: Options,
+    pub eliminated: Vec<Seat>,
+    pub skips: BTreeMap<Seat, u32>,
+    pub steps: u32,
+    pub status: Status,
+    /// Seats whose flag was revealed (commander removed).
+    pub flags_revealed: Vec<Seat>,
+    /// Pending draw offer: the offering seat.
+    pub draw_offer: Option<Seat>,
+    // Constructed only inside this crate.
+    #[serde(skip)]
+    pub(crate) _private: (),
+}
+
+impl crate::game::Game {
+    /// The view of `viewer`. When the game is over everything is revealed.
+    pub fn view(&self, viewer: Viewer) -> View {
+        todo!()
+    }
+}
