@@ -1,0 +1,133 @@
+//! The schema, shared by both backends: only types PostgreSQL and SQLite both support
+//! (BigInt, Integer, Text, Bool, Double, Timestamp). Keep in step with migrations/{postgres,sqlite}.
+
+diesel::table! {
+    accounts (id) {
+        id -> BigInt,
+        username -> Text,
+        /// lower-cased username, unique (names are unique regardless of case)
+        username_key -> Text,
+        /// Argon2id PHC string; NULL for guests
+        password_hash -> Nullable<Text>,
+        is_guest -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (id) {
+        id -> BigInt,
+        account_id -> BigInt,
+        /// all tokens descending from one login share a family; reuse revokes the family
+        family -> Text,
+        /// SHA-256 of the opaque token, hex
+        token_hash -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+        revoked -> Bool,
+    }
+}
+
+diesel::table! {
+    formations (id) {
+        id -> BigInt,
+        account_id -> BigInt,
+        name -> Text,
+        /// JSON of siguo_rules::Formation
+        data -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        /// ranked | ranked_dual | casual | practice
+        kind -> Text,
+        /// JSON of siguo_rules::Options
+        options -> Text,
+        /// deploying | battle | finished | aborted
+        state -> Text,
+        /// JSON of [Deployment; 4], set when the battle starts
+        deployments -> Nullable<Text>,
+        /// JSON of siguo_rules::Status when finished
+        result -> Nullable<Text>,
+        created_at -> Timestamp,
+        started_at -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    game_players (game_id, seat) {
+        game_id -> BigInt,
+        /// N | E | S | W
+        seat -> Text,
+        /// NULL for a bot
+        account_id -> Nullable<BigInt>,
+        /// bot level for bot seats
+        bot -> Nullable<Text>,
+        escaped -> Bool,
+        surrendered -> Bool,
+    }
+}
+
+diesel::table! {
+    game_actions (game_id, seq) {
+        game_id -> BigInt,
+        seq -> Integer,
+        /// JSON of siguo_rules::Action
+        action -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    ladder_stats (account_id, ladder) {
+        account_id -> BigInt,
+        /// ranked | ranked_dual
+        ladder -> Text,
+        points -> Integer,
+        games -> Integer,
+        wins -> Integer,
+        draws -> Integer,
+        losses -> Integer,
+        surrenders -> Integer,
+        escapes -> Integer,
+        /// hidden Glicko-2 matchmaking rating
+        rating -> Double,
+        rd -> Double,
+        volatility -> Double,
+    }
+}
+
+diesel::table! {
+    ladder_results (game_id, account_id) {
+        game_id -> BigInt,
+        account_id -> BigInt,
+        ladder -> Text,
+        /// win | draw | loss | surrender | escape
+        outcome -> Text,
+        points -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(refresh_tokens -> accounts (account_id));
+diesel::joinable!(formations -> accounts (account_id));
+diesel::joinable!(game_players -> games (game_id));
+diesel::joinable!(game_actions -> games (game_id));
+diesel::joinable!(ladder_stats -> accounts (account_id));
+diesel::joinable!(ladder_results -> accounts (account_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    accounts,
+    refresh_tokens,
+    formations,
+    games,
+    game_players,
+    game_actions,
+    ladder_stats,
+    ladder_results,
+);

@@ -1,0 +1,133 @@
+//! One error type for the whole server. Every error has a stable snake_case code and becomes
+//! JSON `{"error": {"code": "...", "message": "..."}}` with the right HTTP status. Internal
+//! details are logged, never sent.
+use actix_web::{http::StatusCode, HttpResponse, ResponseError};
+use serde::Serialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: the request is malformed or breaks a rule. `code` is stable (e.g. `invalid_json`).
+    #[error("{message}")]
+    BadRequest { code: &'static str, message: String },
+    /// 401: not logged in, or the token is bad/expired (`code` says which).
+    #[error("{message}")]
+    Unauthorized { code: &'static str, message: String },
+    /// 403: logged in but not allowed (e.g. `guest_not_allowed`, `not_host`).
+    #[error("{message}")]
+    Forbidden { code: &'static str, message: String },
+    /// 404
+    #[error("{what} not found")]
+    NotFound { what: &'static str },
+    /// 409: conflicts with the current state (e.g. `username_taken`, `seat_taken`).
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    /// 413
+    #[error("request body too large")]
+    PayloadTooLarge,
+    /// 429 with `Retry-After`.
+    #[error("too many requests")]
+    RateLimited { retry_after_secs: u64 },
+    /// 503: e.g. the database is not reachable.
+    #[error("service unavailable")]
+    Unavailable,
+    /// 500: logged with context; the client sees only `internal`.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        AppError::BadRequest { code, message: message.into() }
+    }
+    pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
+        AppError::Unauthorized { code, message: message.into() }
+    }
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+        AppError::Forbidden { code, message: message.into() }
+    }
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        AppError::Conflict { code, message: message.into() }
+    }
+    pub fn internal(context: impl std::fmt::Display) -> Self {
+        AppError::Internal(context.to_string())
+    }
+
+    /// The stable, machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::BadRequest { code, .. }
+            | AppError::Unauthorized { code, .. }
+            | AppError::Forbidden { code, .. }
+            | AppError::Conflict { code, .. } => code,
+            AppError::NotFound { .. } => "not_found",
+            AppError::PayloadTooLarge => "payload_too_large",
+            AppError::RateLimited { .. } => "rate_limited",
+            AppError::Unavailable => "unavailable",
+            AppError::Internal(_) => "internal",
+        }
+    }
+
+    /// The message a client may see.
+    pub fn public_message(&self) -> String {
+        match self {
+            AppError::Internal(_) => "internal error".into(),
+            other => other.to_string(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct ErrorBody<'a> {
+    pub error: ErrorDetail<'a>,
+}
+
+#[derive(Serialize)]
+pub struct ErrorDetail<'a> {
+    pub code: &'a str,
+    pub message: String,
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            AppError::NotFound { .. } => StatusCode::NOT_FOUND,
+            AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let AppError::Internal(ctx) = self {
+            tracing::error!(context = %ctx, "internal error");
+        }
+        let mut resp = HttpResponse::build(self.status_code());
+        if let AppError::RateLimited { retry_after_secs } = self {
+            resp.insert_header(("Retry-After", retry_after_secs.max(&1).to_string()));
+        }
+        resp.json(ErrorBody { error: ErrorDetail { code: self.code(), message: self.public_message() } })
+    }
+}
+
+impl From<diesel::result::Error> for AppError {
+    fn from(e: diesel::result::Error) -> Self {
+        match e {
+            diesel::result::Error::NotFound => AppError::NotFound { what: "record" },
+            other => AppError::Internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for AppError {
+    fn from(e: diesel::r2d2::PoolError) -> Self {
+        tracing::error!(error = %e, "database pool");
+        AppError::Unavailable
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;
