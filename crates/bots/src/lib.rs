@@ -1,1 +1,67 @@
+//! siguo-bots: bots that play from the redacted view their seat would get.
+//!
+//! Contract used by the server (a bot is a seat driver going through the same command path as a
+//! person) and by `siguo selfplay`:
+//! * [`make_bot`] builds a bot of a [`Level`];
+//! * [`Bot::deploy`] proposes a deployment for a seat;
+//! * [`Bot::observe`] is fed every public event of the game, in order (events carry no ranks);
+//! * [`Bot::choose`] gets the bot's own [`View`] (never the true game) and the legal moves of the
+//!   seat to move, and returns one of them.
+use serde::{Deserialize, Serialize};
+use siguo_rules::{Deployment, Event, Move, Options, Seat, View};
+use std::time::Duration;
 
+/// Bot strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// A random legal move.
+    Random,
+    /// One-ply heuristic.
+    Greedy,
+    /// Bookkeeping + sampling + search.
+    Standard,
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "random" => Ok(Level::Random),
+            "greedy" => Ok(Level::Greedy),
+            "standard" => Ok(Level::Standard),
+            other => Err(format!("unknown bot level {other:?} (random, greedy, standard)")),
+        }
+    }
+}
+
+pub trait Bot: Send {
+    /// A deployment for `seat`.
+    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment;
+    /// Every public event, in order, from the start of the battle.
+    fn observe(&mut self, event: &Event);
+    /// Pick one of `moves` (non-empty, all legal for the seat to move) seeing only `view`.
+    fn choose(&mut self, view: &View, moves: &[Move]) -> Move;
+}
+
+/// Build a bot. `seed` makes it deterministic; `budget` bounds thinking time per move.
+pub fn make_bot(level: Level, seed: u64, budget: Duration) -> Box<dyn Bot> {
+    let _ = (level, budget);
+    Box::new(RandomBot { rng: <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed) })
+}
+
+/// Plays a uniformly random legal move and a random legal deployment.
+pub struct RandomBot {
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+impl Bot for RandomBot {
+    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment {
+        Deployment::random(seat, options, &mut self.rng)
+    }
+    fn observe(&mut self, _event: &Event) {}
+    fn choose(&mut self, _view: &View, moves: &[Move]) -> Move {
+        use rand::seq::IndexedRandom;
+        moves.choose(&mut self.rng).expect("choose() needs at least one legal move").clone()
+    }
+}
