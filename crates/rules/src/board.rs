@@ -100,33 +100,60 @@ impl Station {
     }
     /// Parse `"Sa1"` / `"Cb2"`.
     pub fn parse(name: &str) -> Option<Station> {
-        todo!()
+        let b = name.as_bytes();
+        if b.len() != 3 {
+            return None;
+        }
+        if b[0] == b'C' {
+            let c = b[1].checked_sub(b'a')?;
+            let r = b[2].checked_sub(b'0')?;
+            if c > 2 || !(1..=3).contains(&r) {
+                return None;
+            }
+            return Some(Station(120 + (r - 1) * 3 + c));
+        }
+        let seat = Seat::from_letter(b[0] as char)?;
+        let c = b[1].checked_sub(b'a')?;
+        let r = b[2].checked_sub(b'0')?;
+        if c > 4 || !(1..=6).contains(&r) {
+            return None;
+        }
+        Some(Station::of_seat(seat, c, r))
     }
     pub fn name(self) -> &'static str {
-        todo!()
+        tables().names[self.index()].as_str()
     }
     /// A seat's station from its local column (0..5 = a..e) and row (1..=6).
     pub fn of_seat(seat: Seat, col: u8, row: u8) -> Station {
-        todo!()
+        debug_assert!(col < 5 && (1..=6).contains(&row));
+        Station(seat.index() as u8 * 30 + (row - 1) * 5 + col)
     }
     /// The seat whose region holds this station; `None` for the centre.
     pub fn region(self) -> Option<Seat> {
-        todo!()
+        (self.0 < 120).then(|| Seat::from_index(self.0 as usize / 30))
     }
     /// Local column 0..5 (a..e), or centre column 0..3.
     pub fn col(self) -> u8 {
-        todo!()
+        if self.0 < 120 {
+            self.0 % 30 % 5
+        } else {
+            (self.0 - 120) % 3
+        }
     }
     /// Local row 1..=6, or centre row 1..=3.
     pub fn row(self) -> u8 {
-        todo!()
+        if self.0 < 120 {
+            self.0 % 30 / 5 + 1
+        } else {
+            (self.0 - 120) / 3 + 1
+        }
     }
     /// Global (x, y) on the 17×17 grid (rules.md §2.1).
     pub fn xy(self) -> (u8, u8) {
-        todo!()
+        tables().xy[self.index()]
     }
     pub fn kind(self) -> StationKind {
-        todo!()
+        tables().kind[self.index()]
     }
     pub fn is_camp(self) -> bool {
         self.kind() == StationKind::Camp
@@ -135,15 +162,27 @@ impl Station {
         self.kind() == StationKind::Headquarters
     }
     pub fn on_rail(self) -> bool {
-        todo!()
+        tables().rail[self.index()]
     }
     /// Every station joined to this one by a link (road or rail).
     pub fn neighbours(self) -> &'static [Station] {
-        todo!()
+        &tables().nbrs[self.index()]
     }
     /// Stations joined to this one by a rail link.
     pub fn rail_neighbours(self) -> &'static [Station] {
-        todo!()
+        &tables().rail_nbrs[self.index()]
+    }
+    /// Whether a link (road or rail) joins the two stations.
+    pub fn is_linked(self, other: Station) -> bool {
+        self.neighbours().contains(&other)
+    }
+    /// The station at global (x, y), if any.
+    pub fn at_xy(x: u8, y: u8) -> Option<Station> {
+        if x > 16 || y > 16 {
+            return None;
+        }
+        let i = tables().by_xy[y as usize * 17 + x as usize];
+        (i != NONE).then_some(Station(i))
     }
 }
 
@@ -176,10 +215,265 @@ pub struct Link {
 
 /// All 288 links (rules.md §2.3), each once.
 pub fn links() -> &'static [Link] {
-    todo!()
+    &tables().links
 }
 
 /// The 18 straight rail lines (rules.md §2.4), each listed end to end.
 pub fn rail_lines() -> &'static [Vec<Station>] {
-    todo!()
+    &tables().lines
+}
+
+const NONE: u8 = 255;
+
+/// Precomputed tables. The "hot" arrays are used by the move generator.
+pub(crate) struct Tables {
+    pub names: Vec<String>,
+    pub xy: [(u8, u8); Station::COUNT],
+    pub by_xy: [u8; 17 * 17],
+    pub kind: [StationKind; Station::COUNT],
+    pub rail: [bool; Station::COUNT],
+    pub nbrs: Vec<Vec<Station>>,
+    pub rail_nbrs: Vec<Vec<Station>>,
+    pub links: Vec<Link>,
+    pub lines: Vec<Vec<Station>>,
+    /// Neighbours (all links), as raw indices; `adj_n` of them are valid.
+    pub adj: [[u8; 8]; Station::COUNT],
+    pub adj_n: [u8; Station::COUNT],
+    /// Rail neighbours.
+    pub radj: [[u8; 4]; Station::COUNT],
+    pub radj_n: [u8; Station::COUNT],
+    /// Rays: for station `s`, `rays[ray_start[s]..ray_start[s+1]]` are `(start, len)` slices of
+    /// `ray_data`, each the stations met going out from `s` along one line in one direction.
+    pub ray_start: [u16; Station::COUNT + 1],
+    pub rays: Vec<(u16, u8)>,
+    pub ray_data: Vec<u8>,
+    /// Bit per station: camp / headquarters (for quick tests).
+    pub camp: [bool; Station::COUNT],
+    pub hq: [bool; Station::COUNT],
+}
+
+pub(crate) fn tables() -> &'static Tables {
+    static T: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+    T.get_or_init(build)
+}
+
+fn local_kind(col: u8, row: u8) -> StationKind {
+    match (col, row) {
+        (1, 6) | (3, 6) => StationKind::Headquarters,
+        (1, 2) | (3, 2) | (2, 3) | (1, 4) | (3, 4) => StationKind::Camp,
+        _ => StationKind::Ordinary,
+    }
+}
+
+fn build() -> Tables {
+    const N: usize = Station::COUNT;
+    let mut names = Vec::with_capacity(N);
+    let mut xy = [(0u8, 0u8); N];
+    let mut kind = [StationKind::Ordinary; N];
+    let mut rail = [false; N];
+    for i in 0..N {
+        let st = Station(i as u8);
+        if i < 120 {
+            let seat = Seat::from_index(i / 30);
+            let (c, r) = (st.col(), st.row());
+            names.push(format!("{}{}{}", seat.letter(), (b'a' + c) as char, r));
+            let c1 = c + 1;
+            xy[i] = match seat {
+                Seat::S => (5 + c1, 10 + r),
+                Seat::N => (11 - c1, 6 - r),
+                Seat::W => (6 - r, 5 + c1),
+                Seat::E => (10 + r, 11 - c1),
+            };
+            kind[i] = local_kind(c, r);
+            rail[i] = r == 1 || r == 5 || ((c == 0 || c == 4) && r <= 5);
+        } else {
+            let (c, r) = (st.col(), st.row());
+            names.push(format!("C{}{}", (b'a' + c) as char, r));
+            xy[i] = (6 + 2 * c, 10 - 2 * (r - 1));
+            rail[i] = true;
+        }
+    }
+    let mut by_xy = [NONE; 17 * 17];
+    for i in 0..N {
+        let (x, y) = xy[i];
+        by_xy[y as usize * 17 + x as usize] = i as u8;
+    }
+    let mut links: Vec<Link> = Vec::new();
+    let mut add = |a: Station, b: Station, rail: bool| links.push(Link { a, b, rail });
+    for seat in Seat::ALL {
+        let st = |c: u8, r: u8| Station::of_seat(seat, c, r);
+        for r in 1..=6u8 {
+            for c in 0..5u8 {
+                // horizontal
+                if c < 4 {
+                    add(st(c, r), st(c + 1, r), r == 1 || r == 5);
+                }
+                // vertical
+                if r < 6 {
+                    add(st(c, r), st(c, r + 1), (c == 0 || c == 4) && r < 5);
+                }
+            }
+        }
+        // camp diagonals, each once
+        let mut diag: Vec<(Station, Station)> = Vec::new();
+        for r in 1..=6u8 {
+            for c in 0..5u8 {
+                if local_kind(c, r) != StationKind::Camp {
+                    continue;
+                }
+                for (dc, dr) in [(-1i8, -1i8), (1, -1), (-1, 1), (1, 1)] {
+                    let (nc, nr) = (c as i8 + dc, r as i8 + dr);
+                    if !(0..5).contains(&nc) || !(1..=6).contains(&nr) {
+                        continue;
+                    }
+                    let (a, b) = (st(c, r), st(nc as u8, nr as u8));
+                    let key = if a < b { (a, b) } else { (b, a) };
+                    if !diag.contains(&key) {
+                        diag.push(key);
+                    }
+                }
+            }
+        }
+        for (a, b) in diag {
+            add(a, b, false);
+        }
+        // front row to the centre
+        for c in [0u8, 2, 4] {
+            let s = st(c, 1);
+            let (x, y) = xy[s.index()];
+            let (cx, cy) = match seat {
+                Seat::S => (x, y - 1),
+                Seat::N => (x, y + 1),
+                Seat::W => (x + 1, y),
+                Seat::E => (x - 1, y),
+            };
+            let t = by_xy[cy as usize * 17 + cx as usize];
+            add(s, Station(t), true);
+        }
+    }
+    // centre grid
+    for r in 0..3u8 {
+        for c in 0..3u8 {
+            let i = 120 + r * 3 + c;
+            if c < 2 {
+                add(Station(i), Station(i + 1), true);
+            }
+            if r < 2 {
+                add(Station(i), Station(i + 3), true);
+            }
+        }
+    }
+    // arcs: e1 of a seat to a1 of its right-hand neighbour
+    for seat in Seat::ALL {
+        let right = Seat::from_index(seat.index() + 3);
+        add(Station::of_seat(seat, 4, 1), Station::of_seat(right, 0, 1), true);
+    }
+    let mut nbrs = vec![Vec::new(); N];
+    let mut rail_nbrs = vec![Vec::new(); N];
+    for l in &links {
+        nbrs[l.a.index()].push(l.b);
+        nbrs[l.b.index()].push(l.a);
+        if l.rail {
+            rail_nbrs[l.a.index()].push(l.b);
+            rail_nbrs[l.b.index()].push(l.a);
+        }
+    }
+    for v in nbrs.iter_mut().chain(rail_nbrs.iter_mut()) {
+        v.sort();
+    }
+    let mut adj = [[NONE; 8]; N];
+    let mut adj_n = [0u8; N];
+    let mut radj = [[NONE; 4]; N];
+    let mut radj_n = [0u8; N];
+    for i in 0..N {
+        for (k, s) in nbrs[i].iter().enumerate() {
+            adj[i][k] = s.0;
+        }
+        adj_n[i] = nbrs[i].len() as u8;
+        for (k, s) in rail_nbrs[i].iter().enumerate() {
+            radj[i][k] = s.0;
+        }
+        radj_n[i] = rail_nbrs[i].len() as u8;
+    }
+    // the 18 lines
+    let p = |n: &str| Station::parse(n).expect("line station");
+    let col_line = |seat: Seat, c: u8, down: bool| -> Vec<Station> {
+        let v: Vec<Station> = (1..=5).map(|r| Station::of_seat(seat, c, r)).collect();
+        if down {
+            v.into_iter().rev().collect()
+        } else {
+            v
+        }
+    };
+    let mut lines: Vec<Vec<Station>> = Vec::new();
+    for seat in Seat::ALL {
+        for r in [1u8, 5] {
+            lines.push((0..5).map(|c| Station::of_seat(seat, c, r)).collect());
+        }
+    }
+    let long = |a: (Seat, u8), mid: [&str; 3], b: (Seat, u8)| -> Vec<Station> {
+        let mut v = col_line(a.0, a.1, true);
+        v.extend(mid.iter().map(|n| p(n)));
+        v.extend(col_line(b.0, b.1, false));
+        v
+    };
+    lines.push(long((Seat::S, 0), ["Ca1", "Ca2", "Ca3"], (Seat::N, 4)));
+    lines.push(long((Seat::S, 4), ["Cc1", "Cc2", "Cc3"], (Seat::N, 0)));
+    lines.push(long((Seat::W, 4), ["Ca1", "Cb1", "Cc1"], (Seat::E, 0)));
+    lines.push(long((Seat::W, 0), ["Ca3", "Cb3", "Cc3"], (Seat::E, 4)));
+    lines.push(["Sc1", "Cb1", "Cb2", "Cb3", "Nc1"].iter().map(|n| p(n)).collect());
+    lines.push(["Wc1", "Ca2", "Cb2", "Cc2", "Ec1"].iter().map(|n| p(n)).collect());
+    for seat in Seat::ALL {
+        let right = Seat::from_index(seat.index() + 3);
+        let mut v = col_line(seat, 4, true);
+        v.extend(col_line(right, 0, false));
+        lines.push(v);
+    }
+    // rays
+    let mut ray_start = [0u16; N + 1];
+    let mut rays = Vec::new();
+    let mut ray_data = Vec::new();
+    for i in 0..N {
+        ray_start[i] = rays.len() as u16;
+        for line in &lines {
+            if let Some(k) = line.iter().position(|s| s.index() == i) {
+                let fwd: Vec<u8> = line[k + 1..].iter().map(|s| s.0).collect();
+                let back: Vec<u8> = line[..k].iter().rev().map(|s| s.0).collect();
+                for r in [fwd, back] {
+                    if r.is_empty() {
+                        continue;
+                    }
+                    rays.push((ray_data.len() as u16, r.len() as u8));
+                    ray_data.extend(r);
+                }
+            }
+        }
+    }
+    ray_start[N] = rays.len() as u16;
+    let mut camp = [false; N];
+    let mut hq = [false; N];
+    for i in 0..N {
+        camp[i] = kind[i] == StationKind::Camp;
+        hq[i] = kind[i] == StationKind::Headquarters;
+    }
+    Tables {
+        names,
+        xy,
+        by_xy,
+        kind,
+        rail,
+        nbrs,
+        rail_nbrs,
+        links,
+        lines,
+        adj,
+        adj_n,
+        radj,
+        radj_n,
+        ray_start,
+        rays,
+        ray_data,
+        camp,
+        hq,
+    }
 }

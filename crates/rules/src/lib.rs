@@ -12,6 +12,7 @@
 //! * [`GameRecord`]: deployments + actions, replayable.
 //! * [`Position`]: the referee's JSON position (rules.md §11).
 
+mod bits;
 pub mod board;
 pub mod deploy;
 pub mod game;

@@ -22,10 +22,19 @@ pub enum ReplayError {
 impl GameRecord {
     /// Rebuild the game by applying every action in order.
     pub fn replay(&self) -> Result<Game, ReplayError> {
-        todo!()
+        let mut g = Game::new(self.options, &self.deployments)?;
+        for (index, a) in self.actions.iter().enumerate() {
+            g.apply(a).map_err(|error| ReplayError::Action { index, error })?;
+        }
+        Ok(g)
     }
     /// Rebuild the game, also returning every event in order (the initial ones first).
     pub fn replay_with_events(&self) -> Result<(Game, Vec<Event>), ReplayError> {
-        todo!()
+        let mut g = Game::new(self.options, &self.deployments)?;
+        let mut events = g.initial_events();
+        for (index, a) in self.actions.iter().enumerate() {
+            events.extend(g.apply(a).map_err(|error| ReplayError::Action { index, error })?);
+        }
+        Ok((g, events))
     }
 }

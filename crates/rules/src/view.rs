@@ -3,7 +3,7 @@
 //! there at all (`SeenPiece::rank` is `None`).
 use crate::board::{Seat, Station};
 use crate::game::Status;
-use crate::options::Options;
+use crate::options::{InfoMode, Options};
 use crate::piece::{Piece, Rank};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -86,6 +86,41 @@ pub struct View {
 impl crate::game::Game {
     /// The view of `viewer`. When the game is over everything is revealed.
     pub fn view(&self, viewer: Viewer) -> View {
-        todo!()
+        let mut pieces = BTreeMap::new();
+        for st in Station::all() {
+            if let Some(p) = self.piece_at(st) {
+                let rank = self.may_see(viewer, p).then_some(p.rank);
+                pieces.insert(st, SeenPiece::new(p.owner, rank));
+            }
+        }
+        View {
+            turn: self.turn(),
+            pieces,
+            options: self.options,
+            eliminated: Seat::ALL.into_iter().filter(|&s| self.is_eliminated(s)).collect(),
+            skips: Seat::ALL.into_iter().map(|s| (s, self.skips(s))).collect(),
+            steps: self.steps(),
+            status: self.status(),
+            flags_revealed: Seat::ALL.into_iter().filter(|&s| self.flag_revealed(s)).collect(),
+            draw_offer: self.offer.map(|(s, _)| s),
+            _private: (),
+        }
+    }
+
+    /// Whether `viewer` may see the rank of `piece` now (rules.md §8).
+    pub fn may_see(&self, viewer: Viewer, piece: Piece) -> bool {
+        if self.is_over() || self.options.info_mode == InfoMode::AllOpen {
+            return true;
+        }
+        if piece.rank == Rank::Flag && self.flag_revealed(piece.owner) {
+            return true;
+        }
+        match viewer {
+            Viewer::Spectator => false,
+            Viewer::Seats(set) => {
+                set.contains(piece.owner)
+                    || (self.options.info_mode == InfoMode::DoubleOpen && set.contains(piece.owner.partner()))
+            }
+        }
     }
 }
