@@ -1,0 +1,2 @@
+//! Command-line subcommands of the `siguo` binary.
+pub mod rules;
