@@ -2,3 +2,4 @@
 pub mod cli;
 pub mod db;
 pub mod error;
+pub mod ladder;

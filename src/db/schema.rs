@@ -114,6 +114,15 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// number of ladder_stats rows per (ladder, points); see src/ladder/record.rs
+    ladder_point_counts (ladder, points) {
+        ladder -> Text,
+        points -> Integer,
+        n -> BigInt,
+    }
+}
+
 diesel::joinable!(refresh_tokens -> accounts (account_id));
 diesel::joinable!(formations -> accounts (account_id));
 diesel::joinable!(game_players -> games (game_id));
@@ -130,4 +139,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_actions,
     ladder_stats,
     ladder_results,
+    ladder_point_counts,
 );

@@ -1,0 +1,141 @@
+//! Applying a finished game to the ladder, exactly once per (game, account).
+//!
+//! [`record_result`] runs inside the transaction in which live play writes the game's final
+//! state (it opens a savepoint of its own, so it is also atomic when called alone). For each
+//! account it inserts a `ladder_results` row with `ON CONFLICT DO NOTHING`; only when that
+//! insert really happened (one affected row) are the account's `ladder_stats` changed. The
+//! primary key (game_id, account_id) therefore makes retries — after a crash, a restart that
+//! re-finishes the game, a rolled-back transaction, or a plain double call — apply nothing twice.
+//!
+//! Locks are taken in one global order (stats rows by account id, then point buckets by
+//! points), so two games finishing at once never deadlock on PostgreSQL.
+use super::glicko::{self, Rating};
+use super::points::{self, PlayerResult};
+use super::{FinishedGame, LadderKind, Outcome};
+use crate::db::schema::{ladder_point_counts as lpc, ladder_results as lr, ladder_stats as ls};
+use crate::db::DbConn;
+use crate::error::AppResult;
+use diesel::prelude::*;
+use std::collections::BTreeMap;
+
+/// Run the same diesel statement on the concrete connection: `ON CONFLICT DO NOTHING` is not
+/// available through the MultiConnection backend, but both PostgreSQL and SQLite (≥ 3.24) have it.
+macro_rules! on_backend {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            DbConn::Pg($c) => $body,
+            DbConn::Sqlite($c) => $body,
+        }
+    };
+}
+
+/// What [`record_result`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recorded {
+    /// The ladder the game counts for (`None`: it does not count, nothing was written).
+    pub ladder: Option<LadderKind>,
+    /// Results newly applied by this call (empty when they had all been applied before).
+    pub applied: Vec<(i64, Outcome)>,
+}
+
+/// Apply `game` to the ladder if it counts; idempotent. See the module docs.
+pub fn record_result(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Recorded> {
+    let results = match points::results(game) {
+        Ok(r) => r,
+        Err(why) => {
+            tracing::debug!(game_id = game.game_id, ?why, "game does not count for the ladder");
+            return Ok(Recorded::default());
+        }
+    };
+    let ladder = results[0].ladder;
+    conn.transaction(|conn| {
+        let now = chrono::Utc::now().naive_utc();
+        let mut applied: Vec<&PlayerResult> = Vec::new();
+        for r in &results {
+            let row = (
+                lr::game_id.eq(game.game_id),
+                lr::account_id.eq(r.account_id),
+                lr::ladder.eq(ladder.as_str()),
+                lr::outcome.eq(r.outcome.as_str()),
+                lr::points.eq(r.points()),
+                lr::created_at.eq(now),
+            );
+            let n = on_backend!(conn, |c| diesel::insert_into(lr::table).values(row).on_conflict_do_nothing().execute(c))?;
+            if n == 1 {
+                applied.push(r);
+            }
+        }
+        if applied.is_empty() {
+            return Ok(Recorded { ladder: Some(ladder), applied: vec![] });
+        }
+        let mut bucket_delta: BTreeMap<i32, i64> = BTreeMap::new();
+        // Every player of the game gets a stats row (ratings are read for all of them).
+        let mut ids: Vec<i64> = results.iter().map(|r| r.account_id).collect();
+        ids.sort_unstable();
+        for &id in &ids {
+            let row = (ls::account_id.eq(id), ls::ladder.eq(ladder.as_str()));
+            let n = on_backend!(conn, |c| diesel::insert_into(ls::table).values(row).on_conflict_do_nothing().execute(c))?;
+            if n == 1 {
+                *bucket_delta.entry(0).or_default() += 1;
+            }
+        }
+        let ratings: Vec<(i64, f64, f64, f64)> = ls::table
+            .filter(ls::ladder.eq(ladder.as_str()))
+            .filter(ls::account_id.eq_any(&ids))
+            .select((ls::account_id, ls::rating, ls::rd, ls::volatility))
+            .load(conn)?;
+        let rating_of = |id: i64| {
+            ratings
+                .iter()
+                .find(|r| r.0 == id)
+                .map(|&(_, rating, rd, volatility)| Rating { rating, rd, volatility })
+                .unwrap_or_default()
+        };
+        applied.sort_by_key(|r| r.account_id);
+        for r in &applied {
+            let opponents: Vec<Rating> =
+                results.iter().filter(|o| o.team != r.team).map(|o| rating_of(o.account_id)).collect();
+            let new = glicko::update(rating_of(r.account_id), &[(glicko::composite(&opponents), r.outcome.score())]);
+            let o = r.outcome;
+            let one = |x: Outcome| if o == x { 1 } else { 0 };
+            let p = r.points();
+            let target = ls::table.filter(ls::account_id.eq(r.account_id)).filter(ls::ladder.eq(ladder.as_str()));
+            diesel::update(target)
+                .set((
+                    ls::points.eq(ls::points + p),
+                    ls::games.eq(ls::games + 1),
+                    ls::wins.eq(ls::wins + one(Outcome::Win)),
+                    ls::draws.eq(ls::draws + one(Outcome::Draw)),
+                    ls::losses.eq(ls::losses + one(Outcome::Loss)),
+                    ls::surrenders.eq(ls::surrenders + one(Outcome::Surrender)),
+                    ls::escapes.eq(ls::escapes + one(Outcome::Escape)),
+                    ls::rating.eq(new.rating),
+                    ls::rd.eq(new.rd),
+                    ls::volatility.eq(new.volatility),
+                ))
+                .execute(conn)?;
+            if p != 0 {
+                // The row is locked by our update: its points cannot move under us.
+                let now_points: i32 = target.select(ls::points).first(conn)?;
+                *bucket_delta.entry(now_points - p).or_default() -= 1;
+                *bucket_delta.entry(now_points).or_default() += 1;
+            }
+        }
+        for (points, delta) in bucket_delta {
+            if delta != 0 {
+                add_to_bucket(conn, ladder, points, delta)?;
+            }
+        }
+        Ok(Recorded { ladder: Some(ladder), applied: applied.iter().map(|r| (r.account_id, r.outcome)).collect() })
+    })
+}
+
+/// `ladder_point_counts[ladder, points] += delta` (creating the bucket).
+pub fn add_to_bucket(conn: &mut DbConn, ladder: LadderKind, points: i32, delta: i64) -> AppResult<()> {
+    let row = (lpc::ladder.eq(ladder.as_str()), lpc::points.eq(points), lpc::n.eq(0i64));
+    on_backend!(conn, |c| diesel::insert_into(lpc::table).values(row).on_conflict_do_nothing().execute(c))?;
+    diesel::update(lpc::table.filter(lpc::ladder.eq(ladder.as_str())).filter(lpc::points.eq(points)))
+        .set(lpc::n.eq(lpc::n + delta))
+        .execute(conn)?;
+    Ok(())
+}
