@@ -1,8 +1,10 @@
-//! The `siguo` binary.
+//! The `siguo` binary: thin clap front-end over the library.
 use clap::{Parser, Subcommand};
+use siguo::config::Config;
+use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "siguo", about = "Siguo: four-player team military chess (四国军棋)")]
+#[command(name = "siguo", version, about = "Siguo: an online server for four-player team military chess (四国军棋)")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -10,6 +12,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the server (config/default.toml < $SIGUO_CONFIG file < SIGUO_* environment)
+    Serve,
+    /// Apply pending database migrations and exit
+    Migrate,
     /// Referee: `moves`, `play` or `view <seat>`; JSON on stdin and stdout (rules.md §11).
     Rules {
         /// `moves`, `play` or `view`
@@ -19,9 +25,75 @@ enum Command {
     },
 }
 
-fn main() {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve => serve(),
+        Command::Migrate => migrate(),
         Command::Rules { cmd, seat } => std::process::exit(siguo::cli::rules::run(&cmd, seat.as_deref())),
+    }
+}
+
+fn load_config() -> Result<Config, ExitCode> {
+    Config::load().map_err(|e| {
+        eprintln!("siguo: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime")
+}
+
+fn serve() -> ExitCode {
+    let config = match load_config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    siguo::app::init_logging(&config);
+    runtime().block_on(async move {
+        let running = match siguo::app::start(config).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!("cannot start: {e}");
+                eprintln!("siguo: cannot start: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        println!("siguo listening on http://{}", running.addr);
+        siguo::app::shutdown_signal().await;
+        tracing::info!("shutting down");
+        running.stop().await;
+        tracing::info!("stopped");
+        ExitCode::SUCCESS
+    })
+}
+
+fn migrate() -> ExitCode {
+    let config = match load_config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    siguo::app::init_logging(&config);
+    let db = match siguo::db::Db::connect(
+        &config.database.url,
+        1,
+        std::time::Duration::from_secs(config.database.connect_timeout_secs.max(1)),
+    ) {
+        Ok(db) => db,
+        Err(e) => {
+            eprintln!("siguo: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match db.migrate() {
+        Ok(n) => {
+            println!("siguo: {n} migration(s) applied ({})", db.backend_name());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("siguo: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

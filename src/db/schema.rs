@@ -123,6 +123,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// server-wide settings kept across restarts (e.g. the generated JWT secret)
+    server_settings (name) {
+        name -> Text,
+        value -> Text,
+    }
+}
+
 diesel::joinable!(refresh_tokens -> accounts (account_id));
 diesel::joinable!(formations -> accounts (account_id));
 diesel::joinable!(game_players -> games (game_id));
@@ -140,4 +148,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     ladder_stats,
     ladder_results,
     ladder_point_counts,
+    server_settings,
 );

@@ -1,0 +1,142 @@
+//! The running server: shared state, the actix `App`, start and graceful stop.
+use crate::auth::Auth;
+use crate::config::{Config, LogFormat};
+use crate::db::Db;
+use crate::http;
+use crate::metrics::Metrics;
+use actix_web::{dev::ServerHandle, middleware, web, App, HttpServer};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Shared by every request handler as `web::Data<AppState>`.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub auth: Arc<Auth>,
+    pub metrics: Arc<Metrics>,
+}
+
+/// A started server. Stop it with [`RunningApp::stop`] (graceful: in-flight requests finish).
+pub struct RunningApp {
+    /// the bound address (the real port when the configured port was 0)
+    pub addr: SocketAddr,
+    pub handle: ServerHandle,
+    pub state: AppState,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    housekeeping: tokio::task::JoinHandle<()>,
+}
+
+impl RunningApp {
+    /// Stop accepting, let in-flight requests finish (up to `server.shutdown_timeout_secs`), stop.
+    pub async fn stop(self) {
+        self.handle.stop(true).await;
+        let _ = self.server.await;
+        self.housekeeping.abort();
+    }
+
+    /// Wait until the server stops (e.g. after a signal).
+    pub async fn wait(self) -> std::io::Result<()> {
+        let r = self.server.await.map_err(std::io::Error::other)?;
+        self.housekeeping.abort();
+        r
+    }
+}
+
+/// Open the database, run migrations, build the state, bind and start serving.
+/// Must be called inside a tokio runtime.
+pub async fn start(config: Config) -> Result<RunningApp, String> {
+    config.validate()?;
+    let db = Db::connect(
+        &config.database.url,
+        config.database.pool_size,
+        Duration::from_secs(config.database.connect_timeout_secs.max(1)),
+    )?;
+    {
+        let db = db.clone();
+        let ran = tokio::task::spawn_blocking(move || db.migrate()).await.map_err(|e| e.to_string())??;
+        if ran > 0 {
+            tracing::info!(migrations = ran, "database migrated");
+        }
+    }
+    let secret = crate::auth::load_or_create_secret(&config, &db).await?;
+    let auth = Arc::new(Auth::new(&config, &secret)?);
+    let state = AppState { config: Arc::new(config), db, auth, metrics: Arc::new(Metrics::new()) };
+    serve(state).await
+}
+
+async fn serve(state: AppState) -> Result<RunningApp, String> {
+    let config = state.config.clone();
+    let data = web::Data::new(state.clone());
+    let workers = match config.server.workers {
+        0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        n => n,
+    };
+    let factory_data = data.clone();
+    let server = HttpServer::new(move || {
+        let cfg = factory_data.config.clone();
+        App::new()
+            .app_data(factory_data.clone())
+            .app_data(http::json_config(cfg.server.json_limit_bytes))
+            .app_data(web::PayloadConfig::default().limit(cfg.server.json_limit_bytes))
+            .app_data(http::path_config())
+            .app_data(http::query_config())
+            .wrap(middleware::from_fn(http::observe))
+            .wrap(http::security_headers())
+            .configure(http::health::configure)
+            .configure(http::accounts::configure)
+            .configure(http::openapi::configure)
+            // feature modules add their `configure` here
+            .configure(|c| http::fallback(c, &cfg.server.static_dir))
+    })
+    .workers(workers)
+    .disable_signals()
+    .shutdown_timeout(config.server.shutdown_timeout_secs)
+    .bind(config.server.listen)
+    .map_err(|e| format!("cannot listen on {}: {e}", config.server.listen))?;
+    let addr = *server.addrs().first().ok_or("no listening address")?;
+    let server = server.run();
+    let handle = server.handle();
+    let server = tokio::spawn(server);
+    let hk_state = state.clone();
+    let housekeeping = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            hk_state.auth.limits.retain_recent();
+        }
+    });
+    tracing::info!(%addr, db = ?state.db.backend_name(), "siguo listening");
+    Ok(RunningApp { addr, handle, state, server, housekeeping })
+}
+
+/// Install the global tracing subscriber (text or JSON). `RUST_LOG` overrides `log.level`.
+pub fn init_logging(config: &Config) {
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(&config.log.level));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = match config.log.format {
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+        LogFormat::Text => builder.try_init(),
+    };
+}
+
+/// Resolve on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

@@ -1,0 +1,217 @@
+//! Authentication: passwords (Argon2id on a bounded blocking pool), access tokens (JWT, HS256
+//! pinned, `exp` ≤ 15 min, issuer and audience checked), opaque rotating refresh tokens, rate
+//! limits, and the request extractors [`Identity`] and [`AccountOnly`].
+//!
+//! The access token travels in the HttpOnly cookie `siguo_access` or as `Authorization: Bearer`.
+pub mod limits;
+pub mod password;
+pub mod refresh;
+
+use crate::app::AppState;
+use crate::config::AuthConfig;
+use crate::db::schema::server_settings;
+use crate::db::{Db, DbConn};
+use crate::error::{AppError, AppResult};
+use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
+use base64::Engine;
+use diesel::prelude::*;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use std::future::{ready, Ready};
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Cookie holding the access token (path `/`).
+pub const ACCESS_COOKIE: &str = "siguo_access";
+/// Cookie holding the refresh token (path [`REFRESH_COOKIE_PATH`]).
+pub const REFRESH_COOKIE: &str = "siguo_refresh";
+pub const REFRESH_COOKIE_PATH: &str = "/api/auth";
+/// The one algorithm access tokens are signed and checked with.
+pub const JWT_ALGORITHM: Algorithm = Algorithm::HS256;
+/// Settings row holding a generated JWT secret.
+const JWT_SECRET_SETTING: &str = "jwt_secret";
+
+/// Who is making the request, from a valid access token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    pub account_id: i64,
+    pub name: String,
+    pub guest: bool,
+}
+
+/// An [`Identity`] that is a registered account (guests get 403 `guest_not_allowed`).
+#[derive(Debug, Clone)]
+pub struct AccountOnly(pub Identity);
+
+/// Access token claims.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    /// account id
+    pub sub: String,
+    pub name: String,
+    pub guest: bool,
+    pub iss: String,
+    pub aud: String,
+    pub iat: u64,
+    pub exp: u64,
+}
+
+/// Token signing and checking, password hashing, rate limits.
+pub struct Auth {
+    pub config: AuthConfig,
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    /// bounds concurrent Argon2 computations to the number of cores
+    hashing: Arc<Semaphore>,
+    pub limits: limits::RateLimits,
+}
+
+impl Auth {
+    pub fn new(config: &crate::config::Config, secret: &[u8]) -> Result<Auth, String> {
+        let mut validation = Validation::new(JWT_ALGORITHM);
+        validation.leeway = 30;
+        validation.set_issuer(&[&config.auth.issuer]);
+        validation.set_audience(&[&config.auth.audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.validate_exp = true;
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        Ok(Auth {
+            config: config.auth.clone(),
+            encoding: EncodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
+            decoding: DecodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
+            validation,
+            hashing: Arc::new(Semaphore::new(cores)),
+            limits: limits::RateLimits::new(&config.limits),
+        })
+    }
+
+    /// Sign an access token for `who`; returns the token and its lifetime in seconds.
+    pub fn issue_access(&self, who: &Identity) -> AppResult<(String, u64)> {
+        let now = jsonwebtoken::get_current_timestamp();
+        let ttl = self.config.access_ttl_secs.min(900);
+        let claims = Claims {
+            sub: who.account_id.to_string(),
+            name: who.name.clone(),
+            guest: who.guest,
+            iss: self.config.issuer.clone(),
+            aud: self.config.audience.clone(),
+            iat: now,
+            exp: now + ttl,
+        };
+        let token = jsonwebtoken::encode(&Header::new(JWT_ALGORITHM), &claims, &self.encoding)
+            .map_err(|e| AppError::internal(format!("jwt encode: {e}")))?;
+        Ok((token, ttl))
+    }
+
+    /// Check an access token (signature, algorithm, exp, iss, aud). Used by the extractors and
+    /// by the WebSocket upgrade.
+    pub fn verify_access(&self, token: &str) -> AppResult<Identity> {
+        use jsonwebtoken::errors::ErrorKind;
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).map_err(|e| match e.kind() {
+            ErrorKind::ExpiredSignature => AppError::unauthorized("token_expired", "the access token has expired"),
+            _ => AppError::unauthorized("invalid_token", "the access token is not valid"),
+        })?;
+        let c = data.claims;
+        let account_id = c
+            .sub
+            .parse::<i64>()
+            .map_err(|_| AppError::unauthorized("invalid_token", "the access token is not valid"))?;
+        Ok(Identity { account_id, name: c.name, guest: c.guest })
+    }
+
+    /// Hash a password with Argon2id (PHC string), at most one hash per core at a time.
+    pub async fn hash_password(&self, password: String) -> AppResult<String> {
+        let _permit = self.hashing.clone().acquire_owned().await.map_err(AppError::internal)?;
+        tokio::task::spawn_blocking(move || password::hash(&password))
+            .await
+            .map_err(|e| AppError::internal(format!("hash task: {e}")))?
+    }
+
+    /// Verify a password against a PHC string (or burn the same time against a dummy hash when
+    /// there is no account, so timing does not reveal which names exist).
+    pub async fn verify_password(&self, password: String, phc: Option<String>) -> AppResult<bool> {
+        let _permit = self.hashing.clone().acquire_owned().await.map_err(AppError::internal)?;
+        tokio::task::spawn_blocking(move || password::verify(&password, phc.as_deref()))
+            .await
+            .map_err(|e| AppError::internal(format!("verify task: {e}")))?
+    }
+}
+
+/// The JWT secret: from `auth.jwt_secret`, or generated once and kept in the database.
+pub async fn load_or_create_secret(config: &crate::config::Config, db: &Db) -> Result<Vec<u8>, String> {
+    if !config.auth.jwt_secret.is_empty() {
+        return Ok(config.auth.jwt_secret.as_bytes().to_vec());
+    }
+    let fresh = {
+        let mut bytes = [0u8; 48];
+        rand::Rng::fill(&mut rand::rng(), &mut bytes[..]);
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    };
+    let secret = db
+        .run(move |conn: &mut DbConn| {
+            conn.transaction(|conn| {
+                let existing: Option<String> = server_settings::table
+                    .find(JWT_SECRET_SETTING)
+                    .select(server_settings::value)
+                    .first(conn)
+                    .optional()?;
+                if let Some(s) = existing {
+                    return Ok(s);
+                }
+                diesel::insert_into(server_settings::table)
+                    .values((server_settings::name.eq(JWT_SECRET_SETTING), server_settings::value.eq(&fresh)))
+                    .execute(conn)?;
+                Ok::<_, diesel::result::Error>(fresh)
+            })
+            .map_err(AppError::from)
+        })
+        .await
+        .map_err(|e| format!("cannot load the JWT secret: {e:?}"))?;
+    Ok(secret.into_bytes())
+}
+
+/// The raw access token of a request: Bearer header first, then the cookie.
+pub fn access_token_of(req: &HttpRequest) -> Option<String> {
+    if let Some(h) = req.headers().get(actix_web::http::header::AUTHORIZATION) {
+        if let Ok(s) = h.to_str() {
+            if let Some(t) = s.strip_prefix("Bearer ").or_else(|| s.strip_prefix("bearer ")) {
+                let t = t.trim();
+                if !t.is_empty() {
+                    return Some(t.to_string());
+                }
+            }
+        }
+    }
+    req.cookie(ACCESS_COOKIE).map(|c| c.value().to_string()).filter(|v| !v.is_empty())
+}
+
+fn identity_of(req: &HttpRequest) -> AppResult<Identity> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| AppError::internal("AppState missing"))?;
+    let token = access_token_of(req).ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
+    state.auth.verify_access(&token)
+}
+
+impl FromRequest for Identity {
+    type Error = AppError;
+    type Future = Ready<Result<Self, Self::Error>>;
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(identity_of(req))
+    }
+}
+
+impl FromRequest for AccountOnly {
+    type Error = AppError;
+    type Future = Ready<Result<Self, Self::Error>>;
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(identity_of(req).and_then(|id| {
+            if id.guest {
+                Err(AppError::forbidden("guest_not_allowed", "guests cannot do this; register an account"))
+            } else {
+                Ok(AccountOnly(id))
+            }
+        }))
+    }
+}

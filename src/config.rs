@@ -1,0 +1,179 @@
+//! Configuration: the embedded `config/default.toml`, then an optional TOML file named by
+//! `SIGUO_CONFIG`, then `SIGUO_*` environment variables (`SIGUO_DATABASE_URL` sets `database.url`;
+//! `SIGUO_AUTH__JWT_SECRET` with a double underscore works too). Unknown keys and invalid values
+//! are errors: the server refuses to start and says which setting is wrong.
+use figment::providers::{Env, Format, Toml};
+use figment::Figment;
+use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
+
+/// The embedded defaults.
+pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+
+/// Section names, used to map `SIGUO_SECTION_KEY` to `section.key`.
+const SECTIONS: [&str; 5] = ["server", "database", "auth", "limits", "log"];
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub server: ServerConfig,
+    pub database: DatabaseConfig,
+    pub auth: AuthConfig,
+    pub limits: LimitsConfig,
+    pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    pub listen: SocketAddr,
+    /// 0 = one per core
+    pub workers: usize,
+    pub static_dir: String,
+    pub shutdown_timeout_secs: u64,
+    pub trust_proxy: bool,
+    /// extra Origins allowed for WebSocket upgrades
+    pub allowed_origins: Vec<String>,
+    pub json_limit_bytes: usize,
+    pub metrics: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseConfig {
+    pub url: String,
+    pub pool_size: u32,
+    pub connect_timeout_secs: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthConfig {
+    pub jwt_secret: String,
+    pub issuer: String,
+    pub audience: String,
+    pub access_ttl_secs: u64,
+    pub refresh_ttl_days: u64,
+    pub cookie_secure: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    pub login_per_account: u32,
+    pub login_per_ip: u32,
+    pub login_window_secs: u64,
+    pub register_per_ip: u32,
+    pub guest_per_ip: u32,
+    pub register_window_secs: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogConfig {
+    pub level: String,
+    pub format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+impl Config {
+    /// Defaults < file in `SIGUO_CONFIG` < `SIGUO_*` environment.
+    pub fn load() -> Result<Config, String> {
+        let mut figment = Figment::from(Toml::string(DEFAULT_TOML));
+        if let Ok(path) = std::env::var("SIGUO_CONFIG") {
+            if !std::path::Path::new(&path).is_file() {
+                return Err(format!("configuration file {path:?} (SIGUO_CONFIG) does not exist"));
+            }
+            figment = figment.merge(Toml::file(path));
+        }
+        figment = figment.merge(env_provider());
+        Self::extract(figment)
+    }
+
+    /// Only the embedded defaults (no file, no environment): the base for tests.
+    pub fn embedded() -> Config {
+        Self::extract(Figment::from(Toml::string(DEFAULT_TOML))).expect("embedded config/default.toml is valid")
+    }
+
+    /// Defaults overlaid with a TOML string (for tests and tools).
+    pub fn from_toml(overlay: &str) -> Result<Config, String> {
+        Self::extract(Figment::from(Toml::string(DEFAULT_TOML)).merge(Toml::string(overlay)))
+    }
+
+    fn extract(figment: Figment) -> Result<Config, String> {
+        let config: Config = figment.extract().map_err(|e| {
+            let mut msg = String::from("invalid configuration:");
+            for err in e {
+                msg.push_str("\n  ");
+                msg.push_str(&err.to_string());
+            }
+            msg
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks beyond types.
+    pub fn validate(&self) -> Result<(), String> {
+        let a = &self.auth;
+        if !(1..=900).contains(&a.access_ttl_secs) {
+            return Err("invalid configuration: auth.access_ttl_secs must be between 1 and 900".into());
+        }
+        if a.refresh_ttl_days == 0 || a.refresh_ttl_days > 365 {
+            return Err("invalid configuration: auth.refresh_ttl_days must be between 1 and 365".into());
+        }
+        if !a.jwt_secret.is_empty() && a.jwt_secret.len() < 32 {
+            return Err("invalid configuration: auth.jwt_secret must be empty (generated) or at least 32 bytes".into());
+        }
+        if a.issuer.is_empty() || a.audience.is_empty() {
+            return Err("invalid configuration: auth.issuer and auth.audience must not be empty".into());
+        }
+        if self.database.url.trim().is_empty() {
+            return Err("invalid configuration: database.url must not be empty".into());
+        }
+        crate::db::Backend::of_url(&self.database.url)?;
+        if self.database.pool_size == 0 {
+            return Err("invalid configuration: database.pool_size must be at least 1".into());
+        }
+        let l = &self.limits;
+        if l.login_per_account == 0 || l.login_per_ip == 0 || l.register_per_ip == 0 || l.guest_per_ip == 0 {
+            return Err("invalid configuration: limits.* counts must be at least 1".into());
+        }
+        if l.login_window_secs == 0 || l.register_window_secs == 0 {
+            return Err("invalid configuration: limits.*_window_secs must be at least 1".into());
+        }
+        if self.server.json_limit_bytes < 256 {
+            return Err("invalid configuration: server.json_limit_bytes must be at least 256".into());
+        }
+        tracing_subscriber::EnvFilter::try_new(&self.log.level)
+            .map_err(|e| format!("invalid configuration: log.level {:?}: {e}", self.log.level))?;
+        Ok(())
+    }
+}
+
+/// `SIGUO_*` variables; `SIGUO_CONFIG` and `SIGUO_TEST_*` are not settings.
+fn env_provider() -> Env {
+    Env::prefixed("SIGUO_")
+        .filter(|k| {
+            let k = k.as_str().to_ascii_lowercase();
+            k != "config" && !k.starts_with("test_")
+        })
+        .map(|k| {
+            let k = k.as_str().to_ascii_lowercase();
+            if k.contains("__") {
+                return k.replace("__", ".").into();
+            }
+            for s in SECTIONS {
+                if let Some(rest) = k.strip_prefix(s).and_then(|r| r.strip_prefix('_')) {
+                    return format!("{s}.{rest}").into();
+                }
+            }
+            k.into()
+        })
+}

@@ -1,0 +1,61 @@
+//! Account rows (registered accounts and guests).
+use crate::db::schema::accounts;
+use crate::db::DbConn;
+use crate::error::AppResult;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = accounts)]
+pub struct Account {
+    pub id: i64,
+    pub username: String,
+    pub username_key: String,
+    pub password_hash: Option<String>,
+    pub is_guest: bool,
+    pub created_at: NaiveDateTime,
+}
+
+impl Account {
+    pub fn identity(&self) -> crate::auth::Identity {
+        crate::auth::Identity { account_id: self.id, name: self.username.clone(), guest: self.is_guest }
+    }
+}
+
+pub fn by_id(conn: &mut DbConn, id: i64) -> AppResult<Option<Account>> {
+    Ok(accounts::table.find(id).select(Account::as_select()).first(conn).optional()?)
+}
+
+/// Look up by the case-insensitive key (see `auth::password::username_key`).
+pub fn by_key(conn: &mut DbConn, key: &str) -> AppResult<Option<Account>> {
+    Ok(accounts::table
+        .filter(accounts::username_key.eq(key))
+        .select(Account::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Insert a row; a unique violation comes back as the diesel error (name taken).
+pub fn insert(
+    conn: &mut DbConn,
+    username: &str,
+    key: &str,
+    password_hash: Option<&str>,
+    is_guest: bool,
+) -> Result<Account, diesel::result::Error> {
+    diesel::insert_into(accounts::table)
+        .values((
+            accounts::username.eq(username),
+            accounts::username_key.eq(key),
+            accounts::password_hash.eq(password_hash),
+            accounts::is_guest.eq(is_guest),
+            accounts::created_at.eq(chrono::Utc::now().naive_utc()),
+        ))
+        .execute(conn)?;
+    accounts::table.filter(accounts::username_key.eq(key)).select(Account::as_select()).first(conn)
+}
+
+pub fn set_password_hash(conn: &mut DbConn, id: i64, hash: &str) -> AppResult<()> {
+    diesel::update(accounts::table.find(id)).set(accounts::password_hash.eq(Some(hash))).execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,306 @@
+//! Accounts and sessions: register, login, logout, refresh, current account, guest sessions,
+//! password change. Every successful login-like call sets the `siguo_access` cookie (path `/`)
+//! and the `siguo_refresh` cookie (path `/api/auth`), both HttpOnly and SameSite=Lax, and also
+//! returns the tokens in the body for non-browser clients (Bearer).
+use crate::app::AppState;
+use crate::auth::{self, limits, password, refresh, AccountOnly, Identity};
+use crate::db::accounts::{self as repo, Account};
+use crate::error::{AppError, AppResult};
+use crate::http::{client_ip, parse_optional_json};
+use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
+use actix_web::{get, post, web, HttpRequest, HttpResponse, HttpResponseBuilder};
+use chrono::NaiveDateTime;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(register)
+        .service(login)
+        .service(logout)
+        .service(refresh_session)
+        .service(me)
+        .service(guest)
+        .service(change_password);
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// 3–20 characters: letters (CJK included), digits, underscore; unique regardless of case
+    #[schema(example = "张三_2026")]
+    pub username: String,
+    /// 8–128 characters, not a common password
+    #[schema(example = "a long and unusual passphrase")]
+    pub password: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefreshRequest {
+    /// the refresh token; may be omitted when the `siguo_refresh` cookie is sent
+    pub refresh_token: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangePassword {
+    pub current_password: String,
+    pub new_password: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct AccountView {
+    pub id: i64,
+    pub username: String,
+    /// true for a guest identity (casual and practice games only)
+    pub guest: bool,
+    pub created_at: NaiveDateTime,
+}
+
+impl From<&Account> for AccountView {
+    fn from(a: &Account) -> Self {
+        AccountView { id: a.id, username: a.username.clone(), guest: a.is_guest, created_at: a.created_at }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Session {
+    pub account: AccountView,
+    /// JWT (HS256), also set as the `siguo_access` cookie; send as `Authorization: Bearer`
+    pub access_token: String,
+    /// seconds until the access token expires (at most 900)
+    pub expires_in: u64,
+    /// opaque, single use; also set as the `siguo_refresh` cookie
+    pub refresh_token: String,
+}
+
+fn cookie<'c>(name: &'c str, value: String, path: &'c str, max_age_secs: i64, secure: bool) -> Cookie<'c> {
+    Cookie::build(name, value)
+        .path(path)
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .max_age(CookieDuration::seconds(max_age_secs))
+        .finish()
+}
+
+/// Issue an access token and a refresh token (in `family`, or a new one) and build the response.
+async fn start_session(
+    state: &AppState,
+    account: Account,
+    family: Option<String>,
+    existing_refresh: Option<String>,
+    mut resp: HttpResponseBuilder,
+) -> AppResult<HttpResponse> {
+    let (access_token, expires_in) = state.auth.issue_access(&account.identity())?;
+    let refresh_token = match existing_refresh {
+        Some(t) => t,
+        None => {
+            let ttl = state.config.auth.refresh_ttl_days;
+            let id = account.id;
+            let family = family.unwrap_or_else(refresh::new_family);
+            state.db.run(move |conn| refresh::insert(conn, id, &family, ttl)).await?
+        }
+    };
+    let secure = state.config.auth.cookie_secure;
+    let refresh_age = (state.config.auth.refresh_ttl_days * 86_400) as i64;
+    resp.cookie(cookie(auth::ACCESS_COOKIE, access_token.clone(), "/", expires_in as i64, secure));
+    resp.cookie(cookie(auth::REFRESH_COOKIE, refresh_token.clone(), auth::REFRESH_COOKIE_PATH, refresh_age, secure));
+    resp.insert_header(("Cache-Control", "no-store"));
+    Ok(resp.json(Session { account: AccountView::from(&account), access_token, expires_in, refresh_token }))
+}
+
+/// Register an account and log it in.
+#[utoipa::path(post, path = "/api/auth/register", tag = "accounts", request_body = Credentials, responses(
+    (status = 201, description = "registered and logged in; cookies set", body = Session),
+    (status = 400, description = "`invalid_username`, `password_too_short`, `password_too_long`, `password_too_common`, `password_is_username`, `invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
+    (status = 409, description = "`username_taken`", body = crate::http::openapi::ErrorResponse),
+    (status = 413, description = "`payload_too_large`", body = crate::http::openapi::ErrorResponse),
+    (status = 429, description = "`rate_limited` (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/auth/register")]
+pub async fn register(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Credentials>) -> AppResult<HttpResponse> {
+    let Credentials { username, password } = body.into_inner();
+    let key = password::check_username(&username)?;
+    password::check_password(&password, &username)?;
+    limits::check(&state.auth.limits.register_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    let taken = {
+        let key = key.clone();
+        state.db.run(move |conn| repo::by_key(conn, &key)).await?.is_some()
+    };
+    if taken {
+        return Err(AppError::conflict("username_taken", "this username is already taken"));
+    }
+    let hash = state.auth.hash_password(password).await?;
+    let account = state
+        .db
+        .run(move |conn| {
+            repo::insert(conn, &username, &key, Some(&hash), false).map_err(|e| {
+                if crate::db::is_unique_violation(&e) {
+                    AppError::conflict("username_taken", "this username is already taken")
+                } else {
+                    e.into()
+                }
+            })
+        })
+        .await?;
+    tracing::info!(account_id = account.id, "account registered");
+    start_session(&state, account, None, None, HttpResponse::Created()).await
+}
+
+/// Log in with username and password.
+#[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = Credentials, responses(
+    (status = 200, description = "logged in; cookies set", body = Session),
+    (status = 400, description = "`invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
+    (status = 401, description = "`invalid_credentials`", body = crate::http::openapi::ErrorResponse),
+    (status = 429, description = "`rate_limited`: more than 10 attempts per account or 200 per IP in 10 minutes", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/auth/login")]
+pub async fn login(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Credentials>) -> AppResult<HttpResponse> {
+    let Credentials { username, password } = body.into_inner();
+    let limits = &state.auth.limits;
+    limits::check(&limits.login_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    let key: String = password::username_key(&username).chars().take(password::USERNAME_MAX + 1).collect();
+    limits::check(&limits.login_account, &key)?;
+    let bad = || AppError::unauthorized("invalid_credentials", "wrong username or password");
+    if password.chars().count() > password::PASSWORD_MAX {
+        return Err(bad());
+    }
+    let account = {
+        let key = key.clone();
+        state.db.run(move |conn| repo::by_key(conn, &key)).await?
+    };
+    let phc = account.as_ref().and_then(|a| a.password_hash.clone());
+    let ok = state.auth.verify_password(password, phc).await?;
+    match account {
+        Some(a) if ok && !a.is_guest => start_session(&state, a, None, None, HttpResponse::Ok()).await,
+        _ => Err(bad()),
+    }
+}
+
+/// Start a guest session: a new guest identity with a generated name (casual and practice only).
+#[utoipa::path(post, path = "/api/auth/guest", tag = "accounts", responses(
+    (status = 201, description = "guest created and logged in; cookies set", body = Session),
+    (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/auth/guest")]
+pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
+    limits::check(&state.auth.limits.guest_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    let account = state
+        .db
+        .run(|conn| {
+            // "Guest-" + 8 hex digits: the hyphen cannot appear in registered names
+            let mut last = None;
+            for _ in 0..8 {
+                let n: u32 = rand::random();
+                let name = format!("Guest-{n:08x}");
+                let key = password::username_key(&name);
+                match repo::insert(conn, &name, &key, None, true) {
+                    Ok(a) => return Ok(a),
+                    Err(e) if crate::db::is_unique_violation(&e) => last = Some(e),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            Err(AppError::internal(format!("no free guest name: {last:?}")))
+        })
+        .await?;
+    start_session(&state, account, None, None, HttpResponse::Created()).await
+}
+
+/// Exchange a refresh token (cookie or body) for a new access token and a new refresh token.
+/// Reusing a refresh token ends the whole session family (`refresh_reused`).
+#[utoipa::path(post, path = "/api/auth/refresh", tag = "accounts", request_body(content = Option<RefreshRequest>, description = "optional when the cookie is sent"), responses(
+    (status = 200, description = "rotated; cookies set", body = Session),
+    (status = 400, description = "`invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
+    (status = 401, description = "`unauthorized` (no token), `invalid_token`, `token_expired`, `refresh_reused`", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/auth/refresh")]
+pub async fn refresh_session(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -> AppResult<HttpResponse> {
+    let token = refresh_token_of(&req, &body)?
+        .ok_or_else(|| AppError::unauthorized("unauthorized", "no refresh token"))?;
+    let ttl = state.config.auth.refresh_ttl_days;
+    let (account, fresh) = state
+        .db
+        .run(move |conn| {
+            let (account_id, fresh) = refresh::rotate(conn, &token, ttl)?;
+            let account = repo::by_id(conn, account_id)?
+                .ok_or_else(|| AppError::unauthorized("invalid_token", "the account no longer exists"))?;
+            Ok((account, fresh))
+        })
+        .await?;
+    start_session(&state, account, None, Some(fresh), HttpResponse::Ok()).await
+}
+
+fn refresh_token_of(req: &HttpRequest, body: &[u8]) -> AppResult<Option<String>> {
+    let from_body = parse_optional_json::<RefreshRequest>(body)?.and_then(|r| r.refresh_token);
+    Ok(from_body
+        .or_else(|| req.cookie(auth::REFRESH_COOKIE).map(|c| c.value().to_string()))
+        .filter(|t| !t.is_empty()))
+}
+
+/// Log out: revoke the refresh-token family (cookie or body) and clear the cookies. Always 204.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body(content = Option<RefreshRequest>, description = "optional when the cookie is sent"), responses(
+    (status = 204, description = "logged out; cookies cleared"),
+    (status = 400, description = "`invalid_json`", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/auth/logout")]
+pub async fn logout(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -> AppResult<HttpResponse> {
+    if let Some(token) = refresh_token_of(&req, &body)? {
+        state.db.run(move |conn| refresh::revoke_by_token(conn, &token)).await?;
+    }
+    let secure = state.config.auth.cookie_secure;
+    let mut resp = HttpResponse::NoContent();
+    resp.cookie(cookie(auth::ACCESS_COOKIE, String::new(), "/", 0, secure));
+    resp.cookie(cookie(auth::REFRESH_COOKIE, String::new(), auth::REFRESH_COOKIE_PATH, 0, secure));
+    Ok(resp.finish())
+}
+
+/// The current account (guests included).
+#[utoipa::path(get, path = "/api/auth/me", tag = "accounts", security(("bearer" = []), ("cookie" = [])), responses(
+    (status = 200, body = AccountView),
+    (status = 401, description = "`unauthorized`, `invalid_token`, `token_expired`", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/auth/me")]
+pub async fn me(state: web::Data<AppState>, who: Identity) -> AppResult<web::Json<AccountView>> {
+    let account = state
+        .db
+        .run(move |conn| repo::by_id(conn, who.account_id))
+        .await?
+        .ok_or_else(|| AppError::unauthorized("invalid_token", "the account no longer exists"))?;
+    Ok(web::Json(AccountView::from(&account)))
+}
+
+/// Change the password (registered accounts only). Ends every other session: all refresh tokens
+/// are revoked and a new session is returned.
+#[utoipa::path(post, path = "/api/auth/password", tag = "accounts", request_body = ChangePassword, security(("bearer" = []), ("cookie" = [])), responses(
+    (status = 200, description = "changed; new session", body = Session),
+    (status = 400, description = "password rule codes, `invalid_json`", body = crate::http::openapi::ErrorResponse),
+    (status = 401, description = "`invalid_credentials` (wrong current password), `unauthorized`", body = crate::http::openapi::ErrorResponse),
+    (status = 403, description = "`guest_not_allowed`", body = crate::http::openapi::ErrorResponse),
+    (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/auth/password")]
+pub async fn change_password(
+    state: web::Data<AppState>,
+    AccountOnly(who): AccountOnly,
+    body: web::Json<ChangePassword>,
+) -> AppResult<HttpResponse> {
+    let ChangePassword { current_password, new_password } = body.into_inner();
+    let account = state
+        .db
+        .run(move |conn| repo::by_id(conn, who.account_id))
+        .await?
+        .ok_or_else(|| AppError::unauthorized("invalid_token", "the account no longer exists"))?;
+    limits::check(&state.auth.limits.login_account, &account.username_key)?;
+    if !state.auth.verify_password(current_password, account.password_hash.clone()).await? {
+        return Err(AppError::unauthorized("invalid_credentials", "the current password is wrong"));
+    }
+    password::check_password(&new_password, &account.username)?;
+    let hash = state.auth.hash_password(new_password).await?;
+    let id = account.id;
+    state
+        .db
+        .run(move |conn| {
+            use diesel::Connection;
+            conn.transaction(|conn| {
+                repo::set_password_hash(conn, id, &hash)?;
+                refresh::revoke_account(conn, id)
+            })
+        })
+        .await?;
+    start_session(&state, account, None, None, HttpResponse::Ok()).await
+}
+

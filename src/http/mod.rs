@@ -1,0 +1,128 @@
+//! HTTP API: one module per resource, each with `pub fn configure(cfg: &mut web::ServiceConfig)`
+//! (registered in `app.rs`), plus the shared pieces: JSON/path/query error handling, request
+//! logging and metrics, security headers, client IP, the static files and the JSON 404.
+pub mod accounts;
+pub mod health;
+pub mod openapi;
+
+use crate::app::AppState;
+use crate::error::AppError;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::middleware::{DefaultHeaders, Next};
+use actix_web::{web, HttpRequest, HttpResponse};
+use std::net::IpAddr;
+use std::time::Instant;
+
+/// JSON bodies: size limit, and errors as `AppError` (400 `invalid_json` / `invalid_body`,
+/// 413 `payload_too_large`, 400 `unsupported_content_type`).
+pub fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default().limit(limit).error_handler(|err, _req| json_error(err).into())
+}
+
+/// Map a JSON extraction error to our error codes.
+pub fn json_error(err: JsonPayloadError) -> AppError {
+    match err {
+        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => AppError::PayloadTooLarge,
+        JsonPayloadError::ContentType => {
+            AppError::bad_request("unsupported_content_type", "the body must be JSON (Content-Type: application/json)")
+        }
+        JsonPayloadError::Deserialize(e) if e.is_data() => AppError::bad_request("invalid_body", e.to_string()),
+        JsonPayloadError::Deserialize(e) => AppError::bad_request("invalid_json", format!("malformed JSON: {e}")),
+        JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => AppError::PayloadTooLarge,
+        _ => AppError::bad_request("invalid_json", "the body could not be read as JSON"),
+    }
+}
+
+/// Parse an optional JSON body read as bytes (empty = `None`), with the same error codes.
+pub fn parse_optional_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<Option<T>, AppError> {
+    if body.iter().all(|b| b.is_ascii_whitespace()) {
+        return Ok(None);
+    }
+    serde_json::from_slice(body).map(Some).map_err(|e| json_error(JsonPayloadError::Deserialize(e)))
+}
+
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err: PathError, _req| {
+        AppError::bad_request("invalid_path", format!("invalid path parameter: {err}")).into()
+    })
+}
+
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err: QueryPayloadError, _req| {
+        AppError::bad_request("invalid_query", format!("invalid query string: {err}")).into()
+    })
+}
+
+pub fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("X-Frame-Options", "DENY"))
+        .add(("Referrer-Policy", "same-origin"))
+}
+
+/// Request log line and metrics for every request.
+pub async fn observe(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let start = Instant::now();
+    let method = req.method().to_string();
+    let path = req.path().to_string();
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let res = next.call(req).await?;
+    let elapsed = start.elapsed();
+    let status = res.status().as_u16();
+    let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".to_string());
+    if let Some(state) = state {
+        state.metrics.observe(&method, &route, status, elapsed.as_secs_f64());
+    }
+    let ms = elapsed.as_secs_f64() * 1000.0;
+    if status >= 500 {
+        tracing::error!(%method, %path, status, ms, "request");
+    } else {
+        tracing::info!(%method, %path, status, ms, "request");
+    }
+    Ok(res)
+}
+
+/// The client's IP: the peer address, or the forwarded one when `server.trust_proxy` is on.
+pub fn client_ip(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
+    let info = req.connection_info();
+    let candidate = if trust_proxy { info.realip_remote_addr() } else { info.peer_addr() };
+    candidate
+        .and_then(|s| {
+            s.parse::<std::net::SocketAddr>().map(|a| a.ip()).ok().or_else(|| s.trim_matches(['[', ']']).parse::<IpAddr>().ok())
+        })
+        .or_else(|| req.peer_addr().map(|a| a.ip()))
+        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
+}
+
+async fn api_not_found() -> Result<HttpResponse, AppError> {
+    Err(AppError::NotFound { what: "endpoint" })
+}
+
+async fn page_not_found() -> Result<HttpResponse, AppError> {
+    Err(AppError::NotFound { what: "page" })
+}
+
+/// Registered last: JSON 404 for unknown `/api/*`, then the static web client at `/`.
+pub fn fallback(cfg: &mut web::ServiceConfig, static_dir: &str) {
+    cfg.service(web::scope("/api").default_service(web::to(api_not_found)));
+    if std::path::Path::new(static_dir).is_dir() {
+        cfg.service(
+            actix_files::Files::new("/", static_dir)
+                .index_file("index.html")
+                .default_handler(web::to(page_not_found)),
+        );
+    } else {
+        tracing::warn!(static_dir, "static directory not found; the web client is not served");
+        cfg.default_service(web::to(page_not_found));
+    }
+}
+
+/// `204 No Content`
+pub fn no_content() -> HttpResponse {
+    HttpResponse::NoContent().finish()
+}

@@ -1,0 +1,106 @@
+//! Accounts, sessions and tokens through the HTTP API, on SQLite and PostgreSQL.
+mod common;
+
+use common::{error_code, new_client, spawn_app, unique_name, Backend, GOOD_PASSWORD};
+use serde_json::{json, Value};
+
+async fn register_login_refresh_logout(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let name = unique_name("Flow");
+    let session = app.register_with(&app.client, &name, GOOD_PASSWORD).await;
+    assert_eq!(session["account"]["username"], name.as_str());
+    assert_eq!(session["account"]["guest"], false);
+    assert!(session["expires_in"].as_u64().unwrap() <= 900);
+
+    // the cookie jar is logged in
+    let me: Value = app.get("/api/auth/me").await.json().await.unwrap();
+    assert_eq!(me["username"], name.as_str());
+
+    // Bearer works from a client without cookies
+    let bare = new_client();
+    let resp = bare
+        .get(app.url("/api/auth/me"))
+        .bearer_auth(session["access_token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let resp = bare.get(app.url("/api/auth/me")).send().await.unwrap();
+    assert_eq!(error_code(resp).await, (401, "unauthorized".into()));
+
+    // login with a differently cased name
+    let other = new_client();
+    let resp = other
+        .post(app.url("/api/auth/login"))
+        .json(&json!({"username": name.to_uppercase(), "password": GOOD_PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let login: Value = resp.json().await.unwrap();
+    assert_eq!(login["account"]["id"], session["account"]["id"]);
+
+    // wrong password
+    let resp = new_client()
+        .post(app.url("/api/auth/login"))
+        .json(&json!({"username": name, "password": "not the password at all"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_code(resp).await, (401, "invalid_credentials".into()));
+
+    // refresh by cookie rotates the token
+    let resp = app.post("/api/auth/refresh", &json!({})).await;
+    assert_eq!(resp.status(), 200);
+    let refreshed: Value = resp.json().await.unwrap();
+    assert_ne!(refreshed["refresh_token"], session["refresh_token"]);
+    assert_eq!(refreshed["account"]["id"], session["account"]["id"]);
+
+    // logout revokes the family and clears the cookies
+    let resp = app.client.post(app.url("/api/auth/logout")).send().await.unwrap();
+    assert_eq!(resp.status(), 204);
+    let resp = app.get("/api/auth/me").await;
+    assert_eq!(resp.status(), 401);
+    let resp = new_client()
+        .post(app.url("/api/auth/refresh"))
+        .json(&json!({"refresh_token": refreshed["refresh_token"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
+}
+
+async fn guest_session(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (client, session) = app.new_guest().await;
+    assert_eq!(session["account"]["guest"], true);
+    assert!(session["account"]["username"].as_str().unwrap().starts_with("Guest-"));
+    let me: Value = client.get(app.url("/api/auth/me")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(me["guest"], true);
+    // account-only endpoint refuses guests
+    let resp = client
+        .post(app.url("/api/auth/password"))
+        .json(&json!({"current_password": "x", "new_password": "Another-Long-Password-9"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_code(resp).await, (403, "guest_not_allowed".into()));
+}
+
+async fn health_and_metrics(backend: Backend) {
+    let app = spawn_app(backend).await;
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    let ready: Value = app.get("/readyz").await.json().await.unwrap();
+    assert_eq!(ready["status"], "ready");
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains("siguo_http_requests_total"), "{metrics}");
+    assert!(metrics.contains("siguo_open_sockets"));
+    assert!(metrics.contains("siguo_live_games"));
+    let index = app.get("/").await;
+    assert_eq!(index.status(), 200);
+    let resp = app.get("/api/nothing/here").await;
+    assert_eq!(error_code(resp).await, (404, "not_found".into()));
+}
+
+both_backends!(register_login_refresh_logout, guest_session, health_and_metrics);
+
