@@ -1,0 +1,157 @@
+// Every user-visible string, in 简体中文 (default) and English.
+
+const zh = {
+  site: '四国军棋', tagline: '四国军棋在线 · 北南对东西',
+  nav_lobby: '大厅', nav_leaderboard: '排行榜', nav_profile: '我的战绩', nav_login: '登录', nav_register: '注册',
+  nav_logout: '退出', lang_switch: 'English', guest: '游客', play_as_guest: '游客试玩',
+  username: '用户名', password: '密码', password_again: '确认密码', login: '登录', register: '注册',
+  no_account: '还没有账号？', have_account: '已有账号？', passwords_differ: '两次输入的密码不一致',
+  username_hint: '3–20 个字符：中英文、数字、下划线', password_hint: '8–128 个字符，不要使用常见密码',
+  welcome: '欢迎，{name}',
+  lobby_title: '游戏大厅', open_rooms: '公开房间', no_rooms: '暂无公开房间，创建一个吧！', refresh: '刷新',
+  create_room: '创建房间', practice: '人机练习', practice_desc: '你与三个电脑对战，立即开始',
+  ranked: '排位赛', ranked_dual: '双控排位', ranked_desc: '四人匹配，随机分队', ranked_dual_desc: '两人匹配，各控一队两家',
+  join_queue: '开始匹配', leave_queue: '取消匹配', waiting: '匹配中… {s}', queue_guest: '游客不能参加排位赛，请先注册',
+  join_by_code: '输入邀请码加入', join: '加入', invite_code: '邀请码',
+  room: '房间', room_host: '房主', seats: '座位', spectators: '观众', options: '规则选项',
+  public_room: '公开房间', private_room: '私人房间（邀请链接）', visibility: '可见性',
+  opt_info_mode: '明暗模式', opt_move_seconds: '每步时间（秒）', opt_deploy_seconds: '布阵时间（秒）',
+  opt_reconnect_seconds: '断线等待（秒）', opt_max_steps: '步数上限', opt_max_skips: '超时次数上限',
+  opt_bombs_front_row: '炸弹可放第一排（炸弹满天飞）', opt_flag_capture: '扛旗规则', opt_mines: '地雷规则',
+  four_dark: '四暗', double_open: '双明', all_open: '全明',
+  flag_any: '任意棋子可扛旗', flag_not_commander: '司令不能扛旗', flag_engineer_only: '只有工兵可扛旗',
+  mines_invincible: '地雷不死（默认）', mines_mutual: '地雷同归于尽',
+  yes: '是', no: '否', create: '创建', cancel: '取消', close: '关闭', ok: '确定',
+  take_seat: '坐下', leave_seat: '离座', add_bot: '加电脑', remove_bot: '移除电脑', kick: '踢出', ready: '准备',
+  not_ready: '取消准备', is_ready: '已准备', empty_seat: '空位', bot: '电脑', start_when_ready: '四个座位坐满并准备后开始',
+  invite_link: '邀请链接', copy: '复制', copied: '已复制', leave_room: '离开房间', spectate: '观战',
+  chat: '聊天', team_chat: '队内', room_chat: '全体', say: '发送', chat_placeholder: '说点什么…',
+  seat_N: '北', seat_E: '东', seat_S: '南', seat_W: '西', team_NS: '南北队', team_EW: '东西队',
+  phase_waiting: '等待开始', phase_deploy: '布阵', phase_battle: '对战', phase_over: '已结束',
+  deploy_hint: '点击两枚自己的棋子交换位置，然后确认布阵。', rerandom: '重新随机', confirm_deploy: '确认布阵',
+  deployed: '已确认', save_formation: '保存阵型', load_formation: '载入阵型', formation_name: '阵型名称',
+  no_formations: '还没有保存的阵型', formations: '我的阵型', saved: '已保存',
+  deploy_left: '布阵剩余 {s} 秒', waiting_others: '等待其他玩家布阵…',
+  your_turn: '轮到你走棋', turn_of: '轮到 {seat}', step: '步数 {n}/{max}', skips: '超时 {n}/{max}',
+  online: '在线', offline: '离线', eliminated: '已出局', surrender: '投降', offer_draw: '提和',
+  accept_draw: '同意和棋', decline_draw: '拒绝和棋', draw_offered: '{seat} 提出和棋',
+  confirm_surrender: '确定要投降吗？', reconnecting: '连接已断开，正在重新连接…', reconnected: '已重新连接',
+  attacker_won: '进攻方胜', defender_won: '防守方胜', both_removed: '同归于尽',
+  flag_revealed: '{seat} 的军旗已亮出', seat_eliminated: '{seat} 出局', skipped: '{seat} 超时（{n} 次）',
+  elim_flag_captured: '军旗被扛', elim_no_legal_move: '无棋可走', elim_surrendered: '投降', elim_too_many_skips: '超时过多', elim_escaped: '逃跑',
+  game_over: '对局结束', you_won: '你方获胜！', you_lost: '你方落败', draw: '和棋', winner: '{team} 获胜',
+  reason_elimination: '对方两家全部出局', reason_step_limit: '达到步数上限', reason_agreement: '协议和棋',
+  full_reveal: '全部棋子已亮出', points_change: '积分变化', watch_replay: '观看回放', back_to_lobby: '返回大厅',
+  replay: '对局回放', first: '开始', prev: '上一步', next: '下一步', last: '结束', play: '播放', pause: '暂停',
+  move_n: '第 {n} / {total} 步', initial_position: '初始布阵',
+  leaderboard: '排行榜', rank_col: '名次', player: '玩家', points: '积分', games: '局数',
+  wins: '胜', draws: '和', losses: '负', surrenders: '投降', escapes: '逃跑', jump_to_me: '跳到我的位置',
+  prev_page: '上一页', next_page: '下一页', page: '第 {n} 页', empty_board: '暂无排名',
+  profile: '个人资料', recent_games: '最近对局', result: '结果', date: '日期', ladder: '天梯', mode: '模式',
+  win: '胜', loss: '负', not_found: '找不到该页面', loading: '加载中…', error: '出错了', retry: '重试',
+  casual: '休闲', practice_mode: '练习', ranked_mode: '排位', ranked_dual_mode: '双控排位',
+  rank_9: '司令', rank_8: '军长', rank_7: '师长', rank_6: '旅长', rank_5: '团长', rank_4: '营长',
+  rank_3: '连长', rank_2: '排长', rank_1: '工兵', rank_B: '炸弹', rank_M: '地雷', rank_F: '军旗', rank_unknown: '暗棋',
+  camp: '营', hq: '营',
+  camp_full: '行营', hq_full: '大本营', legend: '图例', road: '公路', rail: '铁路',
+  you: '你', host_only: '只有房主可以操作', spectating: '观战中', dual: '双控', clock: '时钟',
+  my_games: '我的对局', view: '查看', in_progress: '进行中', none: '无',
+  keyboard_help: '方向键移动光标，回车选择，Esc 取消',
+};
+
+const en = {
+  site: 'Siguo', tagline: 'Four-player military chess online · North–South vs East–West',
+  nav_lobby: 'Lobby', nav_leaderboard: 'Leaderboard', nav_profile: 'My games', nav_login: 'Log in', nav_register: 'Register',
+  nav_logout: 'Log out', lang_switch: '中文', guest: 'Guest', play_as_guest: 'Play as guest',
+  username: 'Username', password: 'Password', password_again: 'Repeat password', login: 'Log in', register: 'Register',
+  no_account: 'No account yet?', have_account: 'Already registered?', passwords_differ: 'The passwords differ',
+  username_hint: '3–20 characters: letters (CJK too), digits, underscore', password_hint: '8–128 characters, not a common password',
+  welcome: 'Welcome, {name}',
+  lobby_title: 'Lobby', open_rooms: 'Public rooms', no_rooms: 'No public rooms yet — create one!', refresh: 'Refresh',
+  create_room: 'Create room', practice: 'Practice vs bots', practice_desc: 'You against three bots, starts at once',
+  ranked: 'Ranked', ranked_dual: 'Ranked dual', ranked_desc: 'Four players, random teams', ranked_dual_desc: 'Two players, each commands a whole team',
+  join_queue: 'Find a game', leave_queue: 'Cancel', waiting: 'Searching… {s}', queue_guest: 'Guests cannot play ranked; please register',
+  join_by_code: 'Join with an invite code', join: 'Join', invite_code: 'Invite code',
+  room: 'Room', room_host: 'Host', seats: 'Seats', spectators: 'Spectators', options: 'Options',
+  public_room: 'Public room', private_room: 'Private (invite link)', visibility: 'Visibility',
+  opt_info_mode: 'Information', opt_move_seconds: 'Seconds per move', opt_deploy_seconds: 'Deployment seconds',
+  opt_reconnect_seconds: 'Reconnect grace (s)', opt_max_steps: 'Step limit', opt_max_skips: 'Skips allowed',
+  opt_bombs_front_row: 'Bombs allowed in the front row', opt_flag_capture: 'Flag capture', opt_mines: 'Mines',
+  four_dark: 'Four dark', double_open: 'Double open', all_open: 'All open',
+  flag_any: 'Any piece', flag_not_commander: 'Not the commander', flag_engineer_only: 'Engineers only',
+  mines_invincible: 'Invincible (default)', mines_mutual: 'Mutual removal',
+  yes: 'Yes', no: 'No', create: 'Create', cancel: 'Cancel', close: 'Close', ok: 'OK',
+  take_seat: 'Sit', leave_seat: 'Stand up', add_bot: 'Add bot', remove_bot: 'Remove bot', kick: 'Kick', ready: 'Ready',
+  not_ready: 'Not ready', is_ready: 'Ready', empty_seat: 'Empty', bot: 'Bot', start_when_ready: 'Starts when all four seats are taken and ready',
+  invite_link: 'Invite link', copy: 'Copy', copied: 'Copied', leave_room: 'Leave room', spectate: 'Watch',
+  chat: 'Chat', team_chat: 'Team', room_chat: 'All', say: 'Send', chat_placeholder: 'Say something…',
+  seat_N: 'North', seat_E: 'East', seat_S: 'South', seat_W: 'West', team_NS: 'North–South', team_EW: 'East–West',
+  phase_waiting: 'Waiting', phase_deploy: 'Deployment', phase_battle: 'Battle', phase_over: 'Finished',
+  deploy_hint: 'Click two of your pieces to swap them, then confirm.', rerandom: 'Re-randomize', confirm_deploy: 'Confirm',
+  deployed: 'Confirmed', save_formation: 'Save formation', load_formation: 'Load formation', formation_name: 'Formation name',
+  no_formations: 'No saved formations yet', formations: 'My formations', saved: 'Saved',
+  deploy_left: '{s} s left to deploy', waiting_others: 'Waiting for the others to deploy…',
+  your_turn: 'Your move', turn_of: '{seat} to move', step: 'Step {n}/{max}', skips: 'Skips {n}/{max}',
+  online: 'online', offline: 'offline', eliminated: 'eliminated', surrender: 'Surrender', offer_draw: 'Offer draw',
+  accept_draw: 'Accept draw', decline_draw: 'Decline', draw_offered: '{seat} offers a draw',
+  confirm_surrender: 'Really surrender?', reconnecting: 'Connection lost — reconnecting…', reconnected: 'Reconnected',
+  attacker_won: 'Attacker won', defender_won: 'Defender won', both_removed: 'Both removed',
+  flag_revealed: "{seat}'s flag is revealed", seat_eliminated: '{seat} is eliminated', skipped: '{seat} timed out ({n})',
+  elim_flag_captured: 'flag captured', elim_no_legal_move: 'no legal move', elim_surrendered: 'surrendered', elim_too_many_skips: 'too many skips', elim_escaped: 'escaped',
+  game_over: 'Game over', you_won: 'Your team won!', you_lost: 'Your team lost', draw: 'Draw', winner: '{team} won',
+  reason_elimination: 'both enemy seats eliminated', reason_step_limit: 'step limit reached', reason_agreement: 'agreed draw',
+  full_reveal: 'All pieces revealed', points_change: 'Points', watch_replay: 'Watch replay', back_to_lobby: 'Back to lobby',
+  replay: 'Replay', first: 'Start', prev: 'Back', next: 'Forward', last: 'End', play: 'Play', pause: 'Pause',
+  move_n: 'Move {n} / {total}', initial_position: 'Deployment',
+  leaderboard: 'Leaderboard', rank_col: '#', player: 'Player', points: 'Points', games: 'Games',
+  wins: 'W', draws: 'D', losses: 'L', surrenders: 'Surr.', escapes: 'Esc.', jump_to_me: 'Jump to me',
+  prev_page: 'Previous', next_page: 'Next', page: 'Page {n}', empty_board: 'Nobody ranked yet',
+  profile: 'Profile', recent_games: 'Recent games', result: 'Result', date: 'Date', ladder: 'Ladder', mode: 'Mode',
+  win: 'Win', loss: 'Loss', not_found: 'Page not found', loading: 'Loading…', error: 'Error', retry: 'Retry',
+  casual: 'Casual', practice_mode: 'Practice', ranked_mode: 'Ranked', ranked_dual_mode: 'Ranked dual',
+  rank_9: 'Cmdr', rank_8: 'Gen', rank_7: 'Div', rank_6: 'Brig', rank_5: 'Col', rank_4: 'Maj',
+  rank_3: 'Capt', rank_2: 'Lt', rank_1: 'Eng', rank_B: 'Bomb', rank_M: 'Mine', rank_F: 'Flag', rank_unknown: 'hidden',
+  camp: 'camp', hq: 'HQ',
+  camp_full: 'Camp', hq_full: 'Headquarters', legend: 'Legend', road: 'Road', rail: 'Rail',
+  you: 'you', host_only: 'Only the host can do that', spectating: 'Spectating', dual: 'dual', clock: 'Clock',
+  my_games: 'My games', view: 'View', in_progress: 'In progress', none: 'none',
+  keyboard_help: 'Arrow keys move the cursor, Enter selects, Esc cancels',
+};
+
+// Error codes from the server, in Chinese (English falls back to the server's message).
+const zhErrors = {
+  invalid_credentials: '用户名或密码错误', username_taken: '用户名已被占用', invalid_username: '用户名不合法',
+  weak_password: '密码太弱', common_password: '密码太常见', password_too_short: '密码太短', password_too_long: '密码太长',
+  too_many_requests: '请求过于频繁，请稍后再试', unauthorized: '请先登录', guest_not_allowed: '游客不能进行此操作',
+  not_found: '找不到', flag_not_in_headquarters: '军旗必须放在大本营', mine_outside_back_rows: '地雷只能放在最后两排',
+  bomb_in_front_row: '炸弹不能放在第一排', piece_in_camp: '行营开局不能放子', not_your_turn: '还没轮到你',
+  illegal_move: '不合法的走法', already_in_queue: '已在匹配队列中', seat_taken: '座位已被占用', room_full: '房间已满',
+};
+
+const dicts = { zh, en };
+let lang = localStorage.getItem('siguo_lang') || 'zh';
+if (!dicts[lang]) lang = 'zh';
+
+export function getLang() { return lang; }
+export function setLang(l) { lang = dicts[l] ? l : 'zh'; localStorage.setItem('siguo_lang', lang); document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en'; }
+export function t(key, vars) {
+  let s = dicts[lang][key] ?? zh[key] ?? key;
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replaceAll('{' + k + '}', v);
+  return s;
+}
+export function errorText(err) {
+  if (!err) return t('error');
+  const code = err.code;
+  if (lang === 'zh' && code && zhErrors[code]) return zhErrors[code] + (err.message && !zhErrors[code] ? '' : '');
+  return err.message || code || t('error');
+}
+/** Error text with the server's reason kept visible (used where the reason matters, e.g. swaps). */
+export function errorWithReason(err) {
+  if (!err) return t('error');
+  const code = err.code;
+  if (lang === 'zh' && zhErrors[code]) return `${zhErrors[code]}（${err.message || code}）`;
+  return err.message || code;
+}
+export function seatName(seat) { return t('seat_' + seat); }
+export function rankName(code) { return code === '?' ? t('rank_unknown') : t('rank_' + code); }
+setLang(lang);

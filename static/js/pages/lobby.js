@@ -1,0 +1,156 @@
+// Lobby: play cards (practice, ranked queues, create room, join by code) and the public rooms.
+import { h, clear, toast } from '../dom.js';
+import { t, errorText, seatName } from '../i18n.js';
+import { get } from '../api.js';
+import { live } from '../ws.js';
+import { session } from '../session.js';
+import { navigate } from '../main.js';
+import { SEATS, SEAT_COLOURS } from '../board.js';
+import { queue } from '../queue.js';
+import { optionsForm, optionsSummary } from '../options.js';
+
+export async function render(main) {
+  const offs = [];
+  const me = session.me;
+
+  // --- play cards
+  const practiceBtn = h('button.btn.primary.big', { 'data-testid': 'practice', onclick: startPractice }, t('practice'));
+  async function startPractice() {
+    practiceBtn.disabled = true;
+    try {
+      await session.ensure();
+      const ack = await live.send('start_practice', { options: {}, level: 'standard', seat: 'S' });
+      navigate('/room/' + ack.room);
+    } catch (e) {
+      toast(errorText(e), 'error');
+    } finally { practiceBtn.disabled = false; }
+  }
+
+  const queueCards = ['ranked', 'ranked_dual'].map((ladder) => {
+    const status = h('div.queue-status', { 'data-testid': 'queue-status-' + ladder });
+    const btn = h('button.btn.blue', { 'data-testid': 'queue-' + ladder });
+    const draw = () => {
+      const q = queue.state;
+      if (q && q.ladder === ladder) {
+        const secs = Math.floor((Date.now() - q.since) / 1000);
+        clear(status, h('span.spinner'), t('waiting', { s: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` }));
+        btn.textContent = t('leave_queue');
+        btn.className = 'btn danger';
+        btn.disabled = false;
+      } else {
+        clear(status);
+        btn.textContent = t('join_queue');
+        btn.className = 'btn blue';
+        btn.disabled = !!q;
+      }
+    };
+    btn.onclick = async () => {
+      if (!session.me || session.me.guest) { toast(t('queue_guest'), 'error'); return; }
+      try {
+        if (queue.state && queue.state.ladder === ladder) await queue.leave();
+        else await queue.join(ladder);
+      } catch (e) { toast(errorText(e), 'error'); }
+      draw();
+    };
+    offs.push(queue.onChange(draw));
+    const tick = setInterval(draw, 1000);
+    offs.push(() => clearInterval(tick));
+    draw();
+    return h('section.panel.play-card',
+      h('h2', t(ladder), h('a.small', { href: '#/leaderboard/' + ladder }, t('leaderboard'))),
+      h('p.muted.small', t(ladder + '_desc')),
+      h('div.row', btn, status));
+  });
+
+  const codeInput = h('input', { type: 'text', placeholder: t('invite_code'), 'aria-label': t('invite_code'), maxlength: 32, style: { flex: 1, minWidth: 0 } });
+  const joinForm = h('form.row', {
+    onsubmit: (ev) => { ev.preventDefault(); const c = codeInput.value.trim(); if (c) navigate('/join/' + encodeURIComponent(c)); },
+  }, codeInput, h('button.btn', { type: 'submit' }, t('join')));
+
+  const left = h('div.stack',
+    h('section.panel.play-card',
+      h('h2', t('practice')),
+      h('p.muted.small', t('practice_desc')),
+      practiceBtn),
+    ...queueCards,
+    h('section.panel.play-card',
+      h('h2', t('create_room')),
+      h('button.btn.green', { 'data-testid': 'create-room', onclick: () => createRoomDialog() }, t('create_room')),
+      h('p.muted.small', t('join_by_code')),
+      joinForm),
+  );
+
+  // --- rooms
+  const roomsBody = h('tbody');
+  const roomsTable = h('table.list', h('thead', h('tr',
+    h('th', t('room_host')), h('th', t('seats')), h('th.hide-sm', t('options')), h('th', ''))), roomsBody);
+  const roomsBox = h('div', roomsTable);
+  async function loadRooms() {
+    try {
+      const d = await get('/api/rooms');
+      const rooms = Array.isArray(d) ? d : (d.rooms || []);
+      clear(roomsBody);
+      if (!rooms.length) {
+        clear(roomsBox, h('div.empty', t('no_rooms')));
+        return;
+      }
+      clear(roomsBox, roomsTable);
+      for (const r of rooms) {
+        const dots = h('span.seat-dots', SEATS.map(s => h('span', {
+          class: 'seat-dot' + (r.seats && r.seats[s] ? ' filled' : ''), style: { background: SEAT_COLOURS[s] },
+          title: seatName(s) + ': ' + (r.seats && r.seats[s] ? (r.seats[s].name || t('bot')) : t('empty_seat')),
+        }, seatName(s))));
+        roomsBody.append(h('tr',
+          h('td', r.host || '–'),
+          h('td', dots, ' ', h('span.small.muted', `👁 ${r.spectators || 0}`)),
+          h('td.hide-sm.small', optionsSummary(r.options)),
+          h('td', h('a.btn.small', { href: '#/room/' + r.room }, t('join')))));
+      }
+    } catch (e) {
+      clear(roomsBox, h('div.empty.error-text', errorText(e)));
+    }
+  }
+  const right = h('section.panel',
+    h('div.row', h('h2.grow', t('open_rooms')), h('button.btn.small', { onclick: loadRooms }, t('refresh'))),
+    roomsBox);
+
+  main.append(
+    h('div.hero',
+      h('div', h('h1', t('lobby_title')), h('p', t('tagline'))),
+      me ? h('div', t('welcome', { name: me.name })) : h('div.row', h('a.btn.primary', { href: '#/login' }, t('login')), h('a.btn', { href: '#/register' }, t('register')))),
+    h('div.lobby', left, right));
+  loadRooms();
+  const poll = setInterval(loadRooms, 5000);
+  offs.push(() => clearInterval(poll));
+
+  function createRoomDialog() {
+    const form = optionsForm({});
+    const pub = h('select', { name: 'public' }, h('option', { value: 'true' }, t('public_room')), h('option', { value: 'false' }, t('private_room')));
+    const err = h('div.error-text');
+    const dlg = h('dialog',
+      h('form.stack', {
+        method: 'dialog',
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          err.textContent = '';
+          try {
+            await session.ensure();
+            const ack = await live.send('create_room', { public: pub.value === 'true', options: form.value() });
+            dlg.close();
+            navigate('/room/' + ack.room);
+          } catch (e) { err.textContent = errorText(e); }
+        },
+      },
+        h('h2', t('create_room')),
+        h('label.field', h('span', t('visibility')), pub),
+        form.el,
+        err,
+        h('div.row', h('button.btn.primary', { type: 'submit', 'data-testid': 'create-room-submit' }, t('create')),
+          h('button.btn', { type: 'button', onclick: () => dlg.close() }, t('cancel')))));
+    document.body.append(dlg);
+    dlg.addEventListener('close', () => dlg.remove());
+    dlg.showModal();
+  }
+
+  return () => offs.forEach(f => f());
+}

@@ -1,0 +1,57 @@
+// A player's profile: per-ladder points and record, recent games with links to replays.
+import { h, fmtDate } from '../dom.js';
+import { t, errorText, seatName } from '../i18n.js';
+import { get } from '../api.js';
+import { session } from '../session.js';
+
+function kindName(k) {
+  return t(k === 'casual' ? 'casual' : k === 'practice' ? 'practice_mode' : k === 'ranked' ? 'ranked_mode' : k === 'ranked_dual' ? 'ranked_dual_mode' : k || 'casual');
+}
+
+export async function render(main, { args }) {
+  const name = args[0] || (session.me && session.me.name);
+  if (!name) { location.hash = '/login'; return; }
+  let profile = null, games = [];
+  let err = null;
+  try { profile = await get('/api/profiles/' + encodeURIComponent(name)); } catch (e) { err = e; }
+  try {
+    const d = await get('/api/accounts/' + encodeURIComponent(name) + '/games?limit=30');
+    games = Array.isArray(d) ? d : (d.games || []);
+  } catch (e) { if (!profile) err = err || e; }
+  if (!profile && !games.length && err) {
+    main.append(h('div.panel.empty', h('h2', t('error')), h('p', errorText(err))));
+    return;
+  }
+  if (!games.length && profile) games = profile.recent_games || profile.games || profile.recent || [];
+
+  const ladders = (profile && (profile.ladders || profile.stats)) || {};
+  const ladderCards = ['ranked', 'ranked_dual'].map(l => {
+    const s = Array.isArray(ladders) ? (ladders.find(x => x.ladder === l) || {}) : (ladders[l] || {});
+    const stat = (k, v) => h('div.stat', h('div.v', String(v ?? 0)), h('div.k', k));
+    return h('section.panel', { 'data-testid': 'ladder-' + l },
+      h('h2', t(l), s.rank ? h('span.tag', { style: { marginLeft: '8px' } }, '#' + s.rank) : null),
+      h('div.stats',
+        stat(t('points'), s.points), stat(t('games'), s.games), stat(t('wins'), s.wins), stat(t('draws'), s.draws),
+        stat(t('losses'), s.losses), stat(t('surrenders'), s.surrenders ?? s.surrender_losses), stat(t('escapes'), s.escapes ?? s.escape_losses)));
+  });
+
+  const resultName = (g) => {
+    const r = g.team_result || g.outcome;
+    if (r) return r === 'win' ? t('win') : r === 'draw' ? t('draw') : r === 'loss' ? t('loss') : t(r === 'surrender' ? 'surrenders' : r === 'escape' ? 'escapes' : r);
+    if (g.state && g.state !== 'finished') return t('in_progress');
+    return '–';
+  };
+  const rows = games.map(g => h('tr',
+    h('td', fmtDate(g.finished_at || g.created_at)),
+    h('td', kindName(g.kind)),
+    h('td', g.seat ? seatName(g.seat) : ''),
+    h('td', h('b', { style: { color: g.team_result === 'win' ? '#2f8f55' : g.team_result === 'loss' ? '#a3281d' : '' } }, resultName(g))),
+    h('td', g.state === 'finished' || !g.state ? h('a.btn.small', { href: '#/replay/' + g.id }, t('watch_replay')) : h('a.btn.small', { href: '#/game/' + g.id }, t('spectate')))));
+
+  main.append(
+    h('div.hero', h('div', h('h1', { 'data-testid': 'profile-name' }, (profile && profile.name) || name), h('p', t('profile')))),
+    h('div', { style: { display: 'grid', gap: '14px', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', marginBottom: '14px' } }, ladderCards),
+    h('section.panel', h('h2', t('recent_games')),
+      games.length ? h('table.list', { 'data-testid': 'games' }, h('thead', h('tr', h('th', t('date')), h('th', t('mode')), h('th', t('seats')), h('th', t('result')), h('th', ''))), h('tbody', rows))
+        : h('div.empty', t('none'))));
+}

@@ -1,0 +1,51 @@
+// The logged-in identity (account or guest). The session itself lives in HttpOnly cookies;
+// /api/auth/me tells who we are after a reload.
+import { api, refresh } from './api.js';
+
+const listeners = new Set();
+
+function normalize(d) {
+  if (!d) return null;
+  const a = d.account || d.user || d;
+  const name = a.name ?? a.username;
+  if (!name) return null;
+  return { id: a.id ?? a.account_id, name, guest: !!(a.guest ?? a.is_guest) };
+}
+
+export const session = {
+  me: null,
+  onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
+  set(me) { this.me = me; for (const f of listeners) f(me); },
+  async load() {
+    try {
+      this.set(normalize(await api('GET', '/api/auth/me')));
+    } catch {
+      // Maybe only the refresh cookie is left.
+      if (await refresh()) {
+        try { this.set(normalize(await api('GET', '/api/auth/me', undefined, { retry: false }))); return; } catch { /* fall through */ }
+      }
+      this.set(null);
+    }
+  },
+  async login(username, password) {
+    const d = await api('POST', '/api/auth/login', { username, password });
+    this.set(normalize(d) || normalize(await api('GET', '/api/auth/me')));
+  },
+  async register(username, password) {
+    const d = await api('POST', '/api/auth/register', { username, password });
+    this.set(normalize(d) || normalize(await api('GET', '/api/auth/me')));
+  },
+  async guest() {
+    const d = await api('POST', '/api/auth/guest', {});
+    this.set(normalize(d) || normalize(await api('GET', '/api/auth/me')));
+  },
+  async logout() {
+    try { await api('POST', '/api/auth/logout', {}); } catch { /* already gone */ }
+    this.set(null);
+  },
+  /** Ensure some identity exists (a guest if needed), e.g. before practice. */
+  async ensure() {
+    if (!this.me) await this.guest();
+    return this.me;
+  },
+};
