@@ -142,7 +142,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     eliminated: new Set(), flags: new Set(), onClick: () => {}, focus: null,
   };
   const layers = {};
-  for (const name of ['bg', 'plates', 'links', 'stations', 'last', 'targets', 'pieces', 'anim', 'fx']) layers[name] = el('g', { class: 'layer-' + name }, svg);
+  for (const name of ['bg', 'plates', 'links', 'stations', 'last', 'pieces', 'targets', 'anim', 'fx']) layers[name] = el('g', { class: 'layer-' + name }, svg);
   state.plates = {};
 
   function pos(name) {
@@ -284,9 +284,9 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     for (const [seat, p] of Object.entries(state.plates)) {
       if (!p) continue;
       const [gx, gy] = corners[seatSide(seat, state.bottom)];
-      const x0 = coord(gx) + (gx ? U * 0.7 : -U * 0.1), y0 = coord(gy) + (gy ? U * 0.9 : -U * 0.3);
-      const w = U * 5.2, hh = U * 2.5;
-      const bx = gx ? x0 : x0 - U * 0.2, by = gy ? y0 + U * 1.6 : y0;
+      const w = U * 4.8, hh = U * 2.5;
+      const bx = gx ? SIZE - U * 0.35 - w : U * 0.35;
+      const by = gy ? SIZE - U * 0.35 - hh : U * 0.35;
       const g = el('g', { class: 'plate' + (p.active ? ' active' : '') + (p.dead ? ' dead' : '') + (p.me ? ' me' : ''), 'data-plate': seat }, layers.plates);
       el('rect', { x: bx, y: by, width: w, height: hh, rx: U * 0.2, class: 'plate-bg' }, g);
       el('rect', { x: bx, y: by, width: U * 0.22, height: hh, rx: U * 0.1, fill: SEAT_COLOURS[seat] }, g);

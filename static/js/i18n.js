@@ -52,11 +52,12 @@ const zh = {
   casual: '休闲', practice_mode: '练习', ranked_mode: '排位', ranked_dual_mode: '双控排位',
   rank_9: '司令', rank_8: '军长', rank_7: '师长', rank_6: '旅长', rank_5: '团长', rank_4: '营长',
   rank_3: '连长', rank_2: '排长', rank_1: '工兵', rank_B: '炸弹', rank_M: '地雷', rank_F: '军旗', rank_unknown: '暗棋',
-  camp: '营', hq: '营',
+  camp: '营', hq: '大本营',
   camp_full: '行营', hq_full: '大本营', legend: '图例', road: '公路', rail: '铁路',
   you: '你', host_only: '只有房主可以操作', spectating: '观战中', dual: '双控', clock: '时钟',
   my_games: '我的对局', view: '查看', in_progress: '进行中', none: '无',
   keyboard_help: '方向键移动光标，回车选择，Esc 取消',
+  bot_level: '电脑难度', bot_standard: '标准', bot_greedy: '贪心', bot_random: '随机', log: '记录',
 };
 
 const en = {
@@ -116,6 +117,7 @@ const en = {
   you: 'you', host_only: 'Only the host can do that', spectating: 'Spectating', dual: 'dual', clock: 'Clock',
   my_games: 'My games', view: 'View', in_progress: 'In progress', none: 'none',
   keyboard_help: 'Arrow keys move the cursor, Enter selects, Esc cancels',
+  bot_level: 'Bot level', bot_standard: 'Standard', bot_greedy: 'Greedy', bot_random: 'Random', log: 'Log',
 };
 
 // Error codes from the server, in Chinese (English falls back to the server's message).

@@ -14,12 +14,14 @@ export async function render(main) {
   const me = session.me;
 
   // --- play cards
+  const practiceOpts = optionsForm({});
+  const practiceLevel = h('select', { name: 'level' }, ['standard', 'greedy', 'random'].map(l => h('option', { value: l }, t('bot_' + l))));
   const practiceBtn = h('button.btn.primary.big', { 'data-testid': 'practice', onclick: startPractice }, t('practice'));
   async function startPractice() {
     practiceBtn.disabled = true;
     try {
       await session.ensure();
-      const ack = await live.send('start_practice', { options: {}, level: 'standard', seat: 'S' });
+      const ack = await live.send('start_practice', { options: practiceOpts.value(), level: practiceLevel.value, seat: 'S' });
       navigate('/room/' + ack.room);
     } catch (e) {
       toast(errorText(e), 'error');
@@ -71,7 +73,9 @@ export async function render(main) {
     h('section.panel.play-card',
       h('h2', t('practice')),
       h('p.muted.small', t('practice_desc')),
-      practiceBtn),
+      practiceBtn,
+      h('details', { style: { marginTop: '10px' } }, h('summary.small', t('options')),
+        h('div.stack', { style: { marginTop: '8px' } }, h('label.field', h('span', t('bot_level')), practiceLevel), practiceOpts.el))),
     ...queueCards,
     h('section.panel.play-card',
       h('h2', t('create_room')),

@@ -65,7 +65,7 @@ export async function render(main, { name, args }) {
       },
     }, chatInput, h('button.btn', { type: 'submit' }, t('say'))));
   const infoPanel = h('section.panel');
-  const side = h('aside.side', phasePanel, seatsPanel, chatPanel, h('section.panel', h('h2', t('clock') === 'Clock' ? 'Log' : '记录'), logBox), infoPanel);
+  const side = h('aside.side', phasePanel, seatsPanel, chatPanel, h('section.panel', h('h2', t('log')), logBox), infoPanel);
   main.append(h('div.game-layout', h('div', boardBox, h('p.small.muted', { style: { textAlign: 'center', margin: '6px 0 0' } }, t('keyboard_help'))), side));
 
   // ---------- helpers
@@ -404,7 +404,11 @@ export async function render(main, { name, args }) {
   function setSeatsFromRoom(r) {
     st.room = r;
     st.you = r.you || st.you;
-    if (r.phase) st.phase = r.phase === 'waiting' || !st.phase || r.phase === 'finished' ? r.phase : st.phase;
+    const order = ['waiting', 'deploying', 'battle', 'finished'];
+    const before = st.phase;
+    if (r.phase && order.indexOf(r.phase) >= order.indexOf(st.phase)) st.phase = r.phase;
+    // A game just started under our eyes: ask for a snapshot (deployment, clock, version).
+    if (before === 'waiting' && st.phase !== 'waiting') live.send('resync', { room: st.roomId }).catch(() => {});
     if (r.game != null) st.game = r.game;
     for (const s of SEATS) if (r.seats && r.seats[s]) st.presence[s] = r.seats[s].online;
   }
@@ -545,7 +549,7 @@ export async function render(main, { name, args }) {
 
   function resync() {
     if (!st.roomId) return;
-    live.send('resync', { room: st.roomId, v: st.v ?? 0 }).catch(() => {});
+    live.send('resync', st.v != null ? { room: st.roomId, v: st.v } : { room: st.roomId }).catch(() => {});
   }
 
   let joining = false;

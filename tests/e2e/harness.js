@@ -1,0 +1,125 @@
+// Test harness: builds (if needed) and starts the real `siguo serve` on a free port with a fresh
+// SQLite database, and launches Debian's chromium through playwright-core.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CHROMIUM = process.env.SIGUO_TEST_CHROMIUM || '/usr/bin/chromium';
+
+export function binaryPath() {
+  if (process.env.SIGUO_TEST_BINARY) return process.env.SIGUO_TEST_BINARY;
+  const target = process.env.CARGO_TARGET_DIR || path.join(REPO, 'target');
+  return path.join(target, 'debug', 'siguo');
+}
+
+/** Build the server binary once per run (cargo is a no-op when it is up to date). */
+export function buildServer() {
+  if (process.env.SIGUO_TEST_BINARY) return;
+  const r = spawnSync('cargo', ['build', '--bin', 'siguo'], { cwd: REPO, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('cargo build failed');
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Start `siguo serve`; returns {url, stop()} */
+export async function startServer(extraEnv = {}) {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'siguo-e2e-'));
+  const env = {
+    ...process.env,
+    SIGUO_SERVER_LISTEN: `127.0.0.1:${port}`,
+    SIGUO_DATABASE_URL: `sqlite://${path.join(dir, 'siguo.db')}`,
+    SIGUO_SERVER_STATIC_DIR: path.join(REPO, 'static'),
+    SIGUO_LOG_LEVEL: process.env.SIGUO_TEST_LOG || 'warn',
+    ...extraEnv,
+  };
+  for (const k of Object.keys(env)) if (k.startsWith('SIGUO_TEST_')) delete env[k];
+  const logPath = path.join(dir, 'server.log');
+  const log = fs.openSync(logPath, 'a');
+  const child = spawn(binaryPath(), ['serve'], { cwd: REPO, env, stdio: ['ignore', log, log] });
+  let exited = null;
+  child.on('exit', (code) => { exited = code; });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited !== null) throw new Error(`server exited with ${exited}:\n${fs.readFileSync(logPath, 'utf8')}`);
+    try {
+      const r = await fetch(url + '/healthz');
+      if (r.ok) break;
+    } catch { /* not yet */ }
+    if (Date.now() > deadline) throw new Error('server did not start:\n' + fs.readFileSync(logPath, 'utf8'));
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return {
+    url,
+    logPath,
+    async stop() {
+      if (exited === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => {
+          const t = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, 10_000);
+          child.on('exit', () => { clearTimeout(t); resolve(); });
+        });
+      }
+      fs.closeSync(log);
+      if (!process.env.SIGUO_TEST_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // playwright-core gives every launch its own fresh temporary --user-data-dir.
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A fresh browser context + page at `url`, in Chinese, with console errors collected. */
+export async function newPage(browser, url, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(url + '/');
+  return page;
+}
+
+let counter = 0;
+export function uniqueName(prefix) {
+  counter += 1;
+  return `${prefix}${(Date.now() % 100000).toString(36)}${counter}`;
+}
+
+export async function register(page, url, name, password = 'Tr1cky-Pass-' + name) {
+  await page.goto(url + '/#/register');
+  await page.fill('input[name=username]', name);
+  await page.fill('input[name=password]', password);
+  await page.fill('input[name=password2]', password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
+  return password;
+}
+
+/** Decode a PNG's size and a crude measure of colour variety to prove it is not blank. */
+export function pngStats(buf) {
+  // IHDR: width at 16, height at 20.
+  const width = buf.readUInt32BE(16), height = buf.readUInt32BE(20);
+  return { width, height, bytes: buf.length };
+}

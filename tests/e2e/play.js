@@ -1,0 +1,69 @@
+// Helpers that play through the web page the way a person does: clicks on the SVG board.
+
+/** Wait until the deployment phase shows our pieces, then confirm. */
+export async function confirmDeployment(page) {
+  await page.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
+  await page.click('[data-testid=confirm]');
+  await page.waitForSelector('[data-testid=confirm]', { state: 'detached', timeout: 30_000 });
+}
+
+/** Station names of our own pieces with a given rank label (e.g. '军旗'). */
+export async function stationsWithLabel(page, label) {
+  return page.$$eval('svg.board .piece.face', (gs, label) => gs
+    .filter(g => g.textContent.trim() === label)
+    .map(g => g.getAttribute('data-station')), label);
+}
+
+export async function clickStation(page, station) {
+  await page.click(`svg.board .layer-pieces [data-station="${station}"], svg.board .layer-targets [data-station="${station}"]`, { force: true });
+}
+
+/**
+ * Play (choose the first legal piece and its first destination) whenever it is our turn, until
+ * the result box shows. Returns the number of moves made.
+ */
+export async function playUntilOver(page, { maxMoves = 400, onMove } = {}) {
+  let moves = 0;
+  for (;;) {
+    if (await page.$('[data-testid=result]')) return moves;
+    const piece = await page.$('svg.board .layer-pieces .piece.selectable');
+    if (piece && moves < maxMoves) {
+      const from = await piece.getAttribute('data-station');
+      await clickStation(page, from);
+      const target = await page.waitForSelector('svg.board .layer-targets circle.target', { timeout: 3000 }).catch(() => null);
+      if (target) {
+        const to = await target.getAttribute('data-station');
+        await clickStation(page, to);
+        moves += 1;
+        if (onMove) await onMove(moves, from, to);
+        // wait for the turn to pass (selectable pieces disappear) or the game to end
+        await page.waitForFunction(() => !document.querySelector('svg.board .piece.selectable.selected'), null, { timeout: 15_000 }).catch(() => {});
+      }
+    }
+    await page.waitForTimeout(150);
+  }
+}
+
+/** Check a screenshot is not blank: decode it in the page and measure colour variety. */
+export async function screenshotStats(page, png) {
+  const b64 = png.toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let sum = 0, sum2 = 0, n = 0;
+    for (let i = 0; i < d.length; i += 4 * 7) {
+      const l = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
+      sum += l; sum2 += l * l; n += 1;
+      colours.add((d[i] >> 3) << 10 | (d[i + 1] >> 3) << 5 | (d[i + 2] >> 3));
+    }
+    const mean = sum / n;
+    return { width: img.width, height: img.height, colours: colours.size, stddev: Math.sqrt(sum2 / n - mean * mean) };
+  }, b64);
+}

@@ -1,0 +1,186 @@
+// End-to-end tests: the real server, the real web client, Debian's chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildServer, startServer, launchBrowser, newPage, register, uniqueName } from './harness.js';
+import { confirmDeployment, stationsWithLabel, clickStation, playUntilOver, screenshotStats } from './play.js';
+
+let server, browser;
+
+before(async () => {
+  buildServer();
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const FAST = { max_steps: 50, move_seconds: 10, deploy_seconds: 30 };
+
+async function setPracticeOptions(page, opts) {
+  await page.click('details summary');
+  for (const [k, v] of Object.entries(opts)) await page.fill(`details input[name=${k}]`, String(v));
+}
+
+test('register, log out, log in, and the session survives a reload', async () => {
+  const page = await newPage(browser, server.url);
+  const name = uniqueName('甲');
+  const password = await register(page, server.url, name);
+  await page.reload();
+  await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
+  await page.click('text=退出');
+  await page.waitForSelector('a[href="#/login"]');
+  await page.goto(server.url + '/#/login');
+  await page.fill('input[name=username]', name);
+  await page.fill('input[name=password]', 'wrong-password-123');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=auth-error]:not(:empty)');
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
+  await page.reload();
+  await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
+  // The page is in Chinese by default and switches to English.
+  assert.ok(await page.$('text=大厅'));
+  await page.click('.lang-btn');
+  await page.waitForSelector('text=Lobby');
+  await page.click('.lang-btn');
+  await page.waitForSelector('text=大厅');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a practice game against bots, played to its end; refused swap; battle screenshot; replay', async () => {
+  const page = await newPage(browser, server.url);
+  await register(page, server.url, uniqueName('练'));
+  await page.goto(server.url + '/#/lobby');
+  await setPracticeOptions(page, FAST);
+  await page.click('[data-testid=practice]');
+  await page.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
+
+  // A refused swap shows its reason: the flag may not leave the headquarters.
+  const flag = (await stationsWithLabel(page, '军旗'))[0];
+  assert.ok(flag, 'own flag is shown with its rank');
+  const front = (await page.$$eval('svg.board .piece.face', gs => gs.map(g => g.getAttribute('data-station'))))
+    .find(s => /^S[a-e]1$/.test(s));
+  await clickStation(page, flag);
+  await clickStation(page, front);
+  const err = await page.waitForSelector('[data-testid=swap-error]');
+  assert.match(await err.textContent(), /军旗|flag/);
+  assert.equal((await stationsWithLabel(page, '军旗'))[0], flag, 'the refused swap changed nothing');
+
+  // A legal swap: two pieces of the middle rows.
+  const before = await page.$eval('svg.board [data-station="Sa3"]', g => g.textContent);
+  const other = await page.$eval('svg.board [data-station="Se3"]', g => g.textContent);
+  await clickStation(page, 'Sa3');
+  await clickStation(page, 'Se3');
+  await page.waitForFunction(([b]) => document.querySelector('svg.board .layer-pieces [data-station="Se3"]')?.textContent === b, [before]);
+  assert.equal(await page.$eval('svg.board .layer-pieces [data-station="Sa3"]', g => g.textContent), other);
+
+  await confirmDeployment(page);
+  await page.waitForSelector('svg.board .piece.back', { timeout: 60_000 });
+
+  let shot = null;
+  const moves = await playUntilOver(page, {
+    onMove: async (n) => {
+      if (n === 2) shot = await page.screenshot();
+    },
+  });
+  assert.ok(moves > 0, 'we moved at least once');
+  assert.ok(shot, 'took a screenshot of the battle');
+  const stats = await screenshotStats(page, shot);
+  assert.ok(stats.width >= 1000 && stats.colours > 200 && stats.stddev > 20, `battle screenshot looks blank: ${JSON.stringify(stats)}`);
+  fs.writeFileSync(path.join(os.tmpdir(), 'siguo-e2e-battle.png'), shot);
+
+  // Game over: full reveal (no hidden piece left) and a result.
+  const result = await page.textContent('[data-testid=result]');
+  assert.match(result, /获胜|落败|和棋/);
+  assert.equal(await page.$$eval('svg.board .piece.back', x => x.length), 0, 'everything revealed at the end');
+
+  // Replay: step forward and back.
+  await page.click('[data-testid=replay-link]');
+  await page.waitForSelector('[data-testid=replay-board] .piece.face');
+  const last = await page.textContent('[data-testid=replay-pos]');
+  assert.match(last, /第 0 \/ \d+ 步/);
+  const count0 = await page.$$eval('[data-testid=replay-board] .layer-pieces .piece', x => x.length);
+  assert.equal(count0, 100, 'the replay starts from four full deployments');
+  await page.click('[data-testid=replay-next]');
+  await page.waitForSelector('[data-testid=replay-pos]:has-text("第 1 /")');
+  await page.click('[data-testid=replay-last]');
+  await page.click('[data-testid=replay-prev]');
+  const txt = await page.textContent('[data-testid=replay-pos]');
+  const [, n, total] = /第 (\d+) \/ (\d+)/.exec(txt);
+  assert.equal(Number(n), Number(total) - 1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a casual game with two people in two browsers plus two bots', async () => {
+  const alice = await newPage(browser, server.url);
+  const bob = await newPage(browser, server.url);
+  await register(alice, server.url, uniqueName('alice'));
+  await bob.click('text=登录');
+  await bob.click('[data-testid=guest]');
+  await bob.waitForSelector('[data-testid=whoami]');
+
+  await alice.click('[data-testid=create-room]');
+  for (const [k, v] of Object.entries(FAST)) await alice.fill(`dialog input[name=${k}]`, String(v));
+  await alice.click('[data-testid=create-room-submit]');
+  await alice.waitForSelector('[data-testid=sit-S]');
+  await alice.click('[data-testid=sit-S]');
+  await alice.waitForSelector('[data-testid=bot-E]');
+  await alice.click('[data-testid=bot-E]');
+  await alice.waitForSelector('[data-testid=bot-W]');
+  await alice.click('[data-testid=bot-W]');
+  const invite = await alice.inputValue('[data-testid=invite-link]');
+  assert.match(invite, /#\/join\//);
+
+  await bob.goto(invite);
+  await bob.waitForSelector('[data-testid=sit-N]');
+  await bob.click('[data-testid=sit-N]');
+  // Chat reaches the other browser.
+  await bob.fill('.chat input', '你好');
+  await bob.click('.chat button[type=submit]');
+  await alice.waitForSelector('[data-testid=chat-log] >> text=你好');
+
+  await bob.waitForSelector('[data-testid=ready]');
+  await bob.click('[data-testid=ready]');
+  await alice.click('[data-testid=ready]');
+
+  await Promise.all([confirmDeployment(alice), confirmDeployment(bob)]);
+  // Bob sits North, so the board is turned for him: his pieces are at the bottom.
+  await bob.waitForSelector('svg.board .piece.back', { timeout: 60_000 });
+  const bobFaces = await bob.$$eval('svg.board .piece.face', gs => gs.map(g => g.getAttribute('data-station')));
+  assert.ok(bobFaces.length > 0 && bobFaces.every(s => s.startsWith('N')), 'bob sees only his own ranks');
+  const aliceFaces = await alice.$$eval('svg.board .piece.face', gs => gs.map(g => g.getAttribute('data-station')));
+  assert.ok(aliceFaces.every(s => s.startsWith('S')), 'alice sees only her own ranks');
+
+  await Promise.all([playUntilOver(alice), playUntilOver(bob)]);
+  const [ra, rb] = [await alice.textContent('[data-testid=result]'), await bob.textContent('[data-testid=result]')];
+  assert.match(ra, /获胜|落败|和棋/);
+  assert.equal(ra, rb, 'partners see the same result');
+  assert.deepEqual(alice.errors, []);
+  assert.deepEqual(bob.errors, []);
+  await alice.context().close();
+  await bob.context().close();
+});
+
+test('the leaderboards and a profile display', async () => {
+  const page = await newPage(browser, server.url);
+  const name = uniqueName('榜');
+  await register(page, server.url, name);
+  for (const ladder of ['ranked', 'ranked_dual']) {
+    await page.goto(`${server.url}/#/leaderboard/${ladder}`);
+    await page.waitForSelector('[data-testid=leaderboard], .empty:has-text("暂无排名")');
+    assert.ok(!(await page.$('.error-text')), 'no error on the leaderboard');
+  }
+  await page.goto(`${server.url}/#/profile/${encodeURIComponent(name)}`);
+  await page.waitForSelector(`[data-testid=profile-name]:has-text("${name}")`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
