@@ -7,9 +7,11 @@
 pub mod glicko;
 pub mod leaderboard;
 pub mod points;
+pub mod queue;
 pub mod record;
 
 pub use points::{Outcome, PlayerResult};
+pub use queue::{LadderConfig, Match, QueueStatus, Queues};
 pub use record::record_result;
 
 use serde::{Deserialize, Serialize};
