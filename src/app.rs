@@ -16,6 +16,7 @@ pub struct AppState {
     pub db: Db,
     pub auth: Arc<Auth>,
     pub metrics: Arc<Metrics>,
+    pub ladder: crate::ladder::Ladder,
 }
 
 /// A started server. Stop it with [`RunningApp::stop`] (graceful: in-flight requests finish).
@@ -34,6 +35,7 @@ impl RunningApp {
         self.handle.stop(true).await;
         let _ = self.server.await;
         self.housekeeping.abort();
+        self.state.ladder.shutdown();
     }
 
     /// Wait until the server stops (e.g. after a signal).
@@ -62,7 +64,9 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     }
     let secret = crate::auth::load_or_create_secret(&config, &db).await?;
     let auth = Arc::new(Auth::new(&config, &secret)?);
-    let state = AppState { config: Arc::new(config), db, auth, metrics: Arc::new(Metrics::new()) };
+    let ladder = crate::ladder::Ladder::new(config.ladder.clone(), db.clone());
+    ladder.spawn_ticker();
+    let state = AppState { config: Arc::new(config), db, auth, metrics: Arc::new(Metrics::new()), ladder };
     serve(state).await
 }
 
@@ -87,6 +91,8 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
             .configure(http::health::configure)
             .configure(http::accounts::configure)
             .configure(http::openapi::configure)
+            .configure(http::ladder::configure)
+            .configure(http::profiles::configure)
             // feature modules add their `configure` here
             .configure(|c| http::fallback(c, &cfg.server.static_dir))
     })

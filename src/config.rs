@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
 /// Section names, used to map `SIGUO_SECTION_KEY` to `section.key`.
-const SECTIONS: [&str; 5] = ["server", "database", "auth", "limits", "log"];
+const SECTIONS: [&str; 6] = ["server", "database", "auth", "limits", "log", "ladder"];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -21,6 +21,9 @@ pub struct Config {
     pub auth: AuthConfig,
     pub limits: LimitsConfig,
     pub log: LogConfig,
+    /// ranked queues (optional section; defaults in `crate::ladder::LadderConfig`)
+    #[serde(default)]
+    pub ladder: crate::ladder::LadderConfig,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -3,7 +3,9 @@
 //! logging and metrics, security headers, client IP, the static files and the JSON 404.
 pub mod accounts;
 pub mod health;
+pub mod ladder;
 pub mod openapi;
+pub mod profiles;
 
 use crate::app::AppState;
 use crate::error::AppError;

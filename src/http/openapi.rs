@@ -1,7 +1,7 @@
 //! The OpenAPI description at `/api/openapi.json`. To document a new endpoint: annotate the
 //! handler with `#[utoipa::path(...)]` and add it to the `paths(...)` list of [`ApiDoc`]
 //! (schemas referenced by paths are collected automatically).
-use crate::http::{accounts, health};
+use crate::http::{accounts, health, ladder, profiles};
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use std::sync::LazyLock;
@@ -40,11 +40,19 @@ pub struct ErrorDetailDoc {
         accounts::guest,
         accounts::change_password,
         openapi_json,
+        ladder::leaderboard_page,
+        ladder::leaderboard_me,
+        ladder::queue_join,
+        ladder::queue_leave,
+        ladder::queue_status,
+        ladder::queue_status_any,
+        profiles::get_profile,
     ),
     components(schemas(ErrorResponse)),
     modifiers(&SecuritySchemes),
     tags(
         (name = "accounts", description = "registration, login, sessions, guests"),
+        (name = "ladder", description = "ranked queues, leaderboards, profiles"),
         (name = "operations", description = "health, readiness, metrics, API description"),
     )
 )]

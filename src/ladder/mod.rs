@@ -7,12 +7,15 @@
 pub mod glicko;
 pub mod leaderboard;
 pub mod points;
+pub mod profile;
 pub mod queue;
 pub mod record;
+pub mod service;
 
 pub use points::{Outcome, PlayerResult};
 pub use queue::{LadderConfig, Match, QueueStatus, Queues};
 pub use record::record_result;
+pub use service::{Ladder, MatchStarter};
 
 use serde::{Deserialize, Serialize};
 use siguo_rules::{Seat, Status};

@@ -130,12 +130,19 @@ pub fn team_outcome(status: Status, team: Team) -> Option<Outcome> {
 /// The line for an account controlling `seats` (all of one team), see the module docs.
 pub fn account_outcome(game: &FinishedGame, seats: &[Seat]) -> Option<Outcome> {
     let team = seats.first()?.team();
-    if seats.iter().any(|&s| game.seat(s).escaped) {
+    let escaped = seats.iter().any(|&s| game.seat(s).escaped);
+    let surrendered = seats.iter().any(|&s| game.seat(s).surrendered);
+    outcome_from_flags(game.status, team, surrendered, escaped)
+}
+
+/// The line for a player of `team` given whether any of its seats surrendered / escaped.
+pub fn outcome_from_flags(status: Status, team: Team, surrendered: bool, escaped: bool) -> Option<Outcome> {
+    if escaped {
         Some(Outcome::Escape)
-    } else if seats.iter().any(|&s| game.seat(s).surrendered) {
+    } else if surrendered {
         Some(Outcome::Surrender)
     } else {
-        team_outcome(game.status, team)
+        team_outcome(status, team)
     }
 }
 

@@ -23,7 +23,7 @@ use std::sync::Mutex;
 
 /// Section `[ladder]` of the configuration.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct LadderConfig {
     /// Never put two accounts from the same IP address into one ranked game.
     pub same_ip_rule: bool,
