@@ -30,23 +30,13 @@ async fn register_login_refresh_logout(backend: Backend) {
 
     // login with a differently cased name
     let other = new_client();
-    let resp = other
-        .post(app.url("/api/auth/login"))
-        .json(&json!({"username": name.to_uppercase(), "password": GOOD_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.login_with(&other, &name.to_uppercase(), GOOD_PASSWORD).await;
     assert_eq!(resp.status(), 200);
     let login: Value = resp.json().await.unwrap();
     assert_eq!(login["account"]["id"], session["account"]["id"]);
 
     // wrong password
-    let resp = new_client()
-        .post(app.url("/api/auth/login"))
-        .json(&json!({"username": name, "password": "not the password at all"}))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.login_with(&new_client(), &name, "not the password at all").await;
     assert_eq!(error_code(resp).await, (401, "invalid_credentials".into()));
 
     // refresh by cookie rotates the token

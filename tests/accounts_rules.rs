@@ -81,33 +81,18 @@ async fn login_rate_limit(backend: Backend) {
     let name = unique_name("Rate");
     app.register_with(&new_client(), &name, GOOD_PASSWORD).await;
     for i in 0..10 {
-        let resp = new_client()
-            .post(app.url("/api/auth/login"))
-            .json(&json!({"username": name, "password": format!("wrong password {i}")}))
-            .send()
-            .await
-            .unwrap();
+        let resp = app.login_with(&new_client(), &name, &format!("wrong password {i}")).await;
         assert_eq!(error_code(resp).await, (401, "invalid_credentials".into()), "attempt {}", i + 1);
     }
     // the 11th attempt, even with the right password, is refused
-    let resp = new_client()
-        .post(app.url("/api/auth/login"))
-        .json(&json!({"username": name, "password": GOOD_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.login_with(&new_client(), &name, GOOD_PASSWORD).await;
     let retry: u64 = resp.headers().get("retry-after").expect("Retry-After").to_str().unwrap().parse().unwrap();
     assert!(retry >= 1 && retry <= 600, "{retry}");
     assert_eq!(error_code(resp).await, (429, "rate_limited".into()));
     // another account is not affected
     let other = unique_name("Rate");
     app.register_with(&new_client(), &other, GOOD_PASSWORD).await;
-    let resp = new_client()
-        .post(app.url("/api/auth/login"))
-        .json(&json!({"username": other, "password": GOOD_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.login_with(&new_client(), &other, GOOD_PASSWORD).await;
     assert_eq!(resp.status(), 200);
 }
 
@@ -198,12 +183,7 @@ async fn change_password(backend: Backend) {
     let name = unique_name("Chg");
     let first = app.register_with(&app.client, &name, GOOD_PASSWORD).await;
     let second = new_client();
-    let resp = second
-        .post(app.url("/api/auth/login"))
-        .json(&json!({"username": name, "password": GOOD_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
+    let resp = app.login_with(&second, &name, GOOD_PASSWORD).await;
     assert_eq!(resp.status(), 200);
     let resp = app
         .post("/api/auth/password", &json!({"current_password": "wrong-current-pass", "new_password": "Brand-New-Secret-77"}))

@@ -243,6 +243,16 @@ impl TestApp {
         body
     }
 
+    /// POST /api/auth/login with `client` (its cookie jar is logged in on success).
+    pub async fn login_with(&self, client: &reqwest::Client, username: &str, password: &str) -> reqwest::Response {
+        client
+            .post(self.url("/api/auth/login"))
+            .json(&json!({"username": username, "password": password}))
+            .send()
+            .await
+            .expect("request")
+    }
+
     /// A new client logged in as a fresh account; returns (client, session JSON).
     pub async fn new_account(&self, prefix: &str) -> (reqwest::Client, Value) {
         let client = new_client();
