@@ -33,10 +33,11 @@ export async function render(main, { args, query }) {
       clear(body);
       if (!rows.length) { clear(box, h('div.empty', t('empty_board'))); clear(info); return; }
       for (const [i, r] of rows.entries()) {
-        const isMe = me && (r.name === me.name || (r.account_id != null && r.account_id === me.id));
+        const rname = r.username ?? r.name;
+        const isMe = me && (rname === me.name || (r.account_id != null && r.account_id === me.id));
         const tr = h('tr', { class: isMe ? 'me' : '' },
           h('td', String(r.rank ?? (page - 1) * PER_PAGE + i + 1)),
-          h('td', h('a', { href: '#/profile/' + encodeURIComponent(r.name) }, r.name)),
+          h('td', h('a', { href: '#/profile/' + encodeURIComponent(rname) }, rname)),
           h('td', h('b', String(r.points ?? 0))),
           h('td', String(r.games ?? 0)),
           h('td', String(r.wins ?? 0)), h('td', String(r.draws ?? 0)), h('td', String(r.losses ?? 0)),

@@ -22,11 +22,15 @@ export async function render(main, { args }) {
     main.append(h('div.panel.empty', h('h2', t('error')), h('p', errorText(err))));
     return;
   }
-  if (!games.length && profile) games = profile.recent_games || profile.games || profile.recent || [];
+  if (profile && profile.recent_games && profile.recent_games.length && !games.length) {
+    games = profile.recent_games.map(g => ({ id: g.game_id, kind: g.kind, seat: (g.seats || []).join('+'), team_result: g.outcome, points: g.points, finished_at: g.finished_at, state: 'finished' }));
+  }
+  // Points per game come from the ladder's record.
+  const pointsOf = new Map(((profile && profile.recent_games) || []).map(g => [g.game_id, g]));
 
-  const ladders = (profile && (profile.ladders || profile.stats)) || {};
+  const ladders = (profile && (profile.ladders || { ranked: profile.ranked, ranked_dual: profile.ranked_dual })) || {};
   const ladderCards = ['ranked', 'ranked_dual'].map(l => {
-    const s = Array.isArray(ladders) ? (ladders.find(x => x.ladder === l) || {}) : (ladders[l] || {});
+    const s = (Array.isArray(ladders) ? ladders.find(x => x.ladder === l) : ladders[l]) || {};
     const stat = (k, v) => h('div.stat', h('div.v', String(v ?? 0)), h('div.k', k));
     return h('section.panel', { 'data-testid': 'ladder-' + l },
       h('h2', t(l), s.rank ? h('span.tag', { style: { marginLeft: '8px' } }, '#' + s.rank) : null),
@@ -44,14 +48,15 @@ export async function render(main, { args }) {
   const rows = games.map(g => h('tr',
     h('td', fmtDate(g.finished_at || g.created_at)),
     h('td', kindName(g.kind)),
-    h('td', g.seat ? seatName(g.seat) : ''),
+    h('td', g.seat ? String(g.seat).split('+').map(seatName).join('+') : ''),
+    h('td', (() => { const p = pointsOf.get(g.id); const v = p ? p.points : g.points; return v == null ? '' : (v > 0 ? '+' : '') + v; })()),
     h('td', h('b', { style: { color: g.team_result === 'win' ? '#2f8f55' : g.team_result === 'loss' ? '#a3281d' : '' } }, resultName(g))),
     h('td', g.state === 'finished' || !g.state ? h('a.btn.small', { href: '#/replay/' + g.id }, t('watch_replay')) : h('a.btn.small', { href: '#/game/' + g.id }, t('spectate')))));
 
   main.append(
-    h('div.hero', h('div', h('h1', { 'data-testid': 'profile-name' }, (profile && profile.name) || name), h('p', t('profile')))),
+    h('div.hero', h('div', h('h1', { 'data-testid': 'profile-name' }, (profile && (profile.username || profile.name)) || name), h('p', t('profile')))),
     h('div', { style: { display: 'grid', gap: '14px', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', marginBottom: '14px' } }, ladderCards),
     h('section.panel', h('h2', t('recent_games')),
-      games.length ? h('table.list', { 'data-testid': 'games' }, h('thead', h('tr', h('th', t('date')), h('th', t('mode')), h('th', t('seats')), h('th', t('result')), h('th', ''))), h('tbody', rows))
+      games.length ? h('table.list', { 'data-testid': 'games' }, h('thead', h('tr', h('th', t('date')), h('th', t('mode')), h('th', t('seats')), h('th', t('points')), h('th', t('result')), h('th', ''))), h('tbody', rows))
         : h('div.empty', t('none'))));
 }
