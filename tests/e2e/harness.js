@@ -11,17 +11,28 @@ import { chromium } from 'playwright-core';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHROMIUM = process.env.SIGUO_TEST_CHROMIUM || '/usr/bin/chromium';
 
+let builtCopy = null;
+
 export function binaryPath() {
   if (process.env.SIGUO_TEST_BINARY) return process.env.SIGUO_TEST_BINARY;
+  if (builtCopy) return builtCopy;
   const target = process.env.CARGO_TARGET_DIR || path.join(REPO, 'target');
   return path.join(target, 'debug', 'siguo');
 }
 
-/** Build the server binary once per run (cargo is a no-op when it is up to date). */
+/**
+ * Build the server binary (cargo is a no-op when it is up to date) and keep a private copy, so
+ * that another build into a shared CARGO_TARGET_DIR cannot swap it under a running test.
+ */
 export function buildServer() {
-  if (process.env.SIGUO_TEST_BINARY) return;
+  if (process.env.SIGUO_TEST_BINARY || builtCopy) return;
   const r = spawnSync('cargo', ['build', '--bin', 'siguo'], { cwd: REPO, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('cargo build failed');
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'siguo-e2e-bin-')), 'siguo');
+  fs.copyFileSync(binaryPath(), copy);
+  fs.chmodSync(copy, 0o755);
+  builtCopy = copy;
+  process.on('exit', () => fs.rmSync(path.dirname(copy), { recursive: true, force: true }));
 }
 
 function freePort() {
