@@ -224,6 +224,51 @@ pub struct Game {
     pub(crate) initial: Vec<Event>,
 }
 
+/// Connected components of empty rail stations, built on demand.
+struct Comps {
+    label: [u8; Station::COUNT],
+    /// Per component: its stations, and the occupied rail stations next to it.
+    sets: Vec<(Bits, Bits)>,
+}
+
+impl Comps {
+    #[inline]
+    fn new() -> Comps {
+        Comps { label: [u8::MAX; Station::COUNT], sets: Vec::new() }
+    }
+    #[inline]
+    fn of(&mut self, g: &Game, t: &Tables, v: usize) -> usize {
+        let l = self.label[v];
+        if l != u8::MAX {
+            return l as usize;
+        }
+        let id = self.sets.len();
+        let (mut members, mut border) = (Bits::default(), Bits::default());
+        let mut stack = [0u8; 80];
+        let mut n = 1;
+        stack[0] = v as u8;
+        self.label[v] = id as u8;
+        members.set(v);
+        while n > 0 {
+            n -= 1;
+            let u = stack[n] as usize;
+            for k in 0..t.radj_n[u] as usize {
+                let w = t.radj[u][k] as usize;
+                if g.board[w] != 0 {
+                    border.set(w);
+                } else if self.label[w] == u8::MAX {
+                    self.label[w] = id as u8;
+                    members.set(w);
+                    stack[n] = w as u8;
+                    n += 1;
+                }
+            }
+        }
+        self.sets.push((members, border));
+        id
+    }
+}
+
 /// Where events go: the public API collects them, the fast path drops them.
 pub(crate) struct Sink<'a> {
     events: Option<&'a mut Vec<Event>>,
@@ -476,6 +521,66 @@ impl Game {
         false
     }
 
+    /// Run the generator over every mobile piece of the seat to move: `emit(from, dests)`.
+    /// Engineers share one lazily built table of empty-rail components.
+    #[inline]
+    fn gen(&self, mut emit: impl FnMut(usize, &Bits)) {
+        let t = tables();
+        let mut comps = Comps::new();
+        let occ = self.occ[self.turn.index()];
+        for w in 0..3 {
+            let mut x = occ.0[w];
+            while x != 0 {
+                let s = w * 64 + x.trailing_zeros() as usize;
+                x &= x - 1;
+                let c = self.board[s];
+                if !Self::mobile(t, c, s) {
+                    continue;
+                }
+                let mut d = Bits::default();
+                if cell_rank(c) == ENGINEER && t.rail[s] {
+                    self.engineer_dests(t, s, &mut comps, &mut d);
+                } else {
+                    self.piece_dests(t, s, &mut d);
+                }
+                emit(s, &d);
+            }
+        }
+    }
+
+    /// Engineer on rail: its steps, plus every empty rail station of the components next to it,
+    /// plus the enemy pieces bordering those components.
+    fn engineer_dests(&self, t: &Tables, s: usize, comps: &mut Comps, out: &mut Bits) {
+        let c = self.board[s];
+        let (rank, team) = (cell_rank(c), cell_team(c));
+        for k in 0..t.adj_n[s] as usize {
+            let d = t.adj[s][k] as usize;
+            if self.can_enter(t, rank, team, d) {
+                out.set(d);
+            }
+        }
+        let mut border = Bits::default();
+        for k in 0..t.radj_n[s] as usize {
+            let v = t.radj[s][k] as usize;
+            if self.board[v] == 0 {
+                let id = comps.of(self, t, v);
+                let (m, b) = &comps.sets[id];
+                out.0[0] |= m.0[0];
+                out.0[1] |= m.0[1];
+                out.0[2] |= m.0[2];
+                border.0[0] |= b.0[0];
+                border.0[1] |= b.0[1];
+                border.0[2] |= b.0[2];
+            }
+        }
+        border.clear(s);
+        border.for_each(|d| {
+            if self.can_enter(t, rank, team, d) {
+                out.set(d);
+            }
+        });
+    }
+
     /// Every legal move of the seat to move as `(from, to)` pairs, sorted, into `out` (cleared
     /// first). Allocation-free once `out` has grown: the fast path for bots and benchmarks.
     pub fn legal_pairs(&self, out: &mut Vec<(Station, Station)>) {
@@ -483,15 +588,7 @@ impl Game {
         if self.is_over() {
             return;
         }
-        let t = tables();
-        self.occ[self.turn.index()].for_each(|s| {
-            if !Self::mobile(t, self.board[s], s) {
-                return;
-            }
-            let mut d = Bits::default();
-            self.piece_dests(t, s, &mut d);
-            d.for_each(|to| out.push((Station(s as u8), Station(to as u8))));
-        });
+        self.gen(|s, d| d.for_each(|to| out.push((Station(s as u8), Station(to as u8)))));
     }
 
     /// Number of legal moves of the seat to move (no allocation).
@@ -499,15 +596,8 @@ impl Game {
         if self.is_over() {
             return 0;
         }
-        let t = tables();
         let mut n = 0;
-        self.occ[self.turn.index()].for_each(|s| {
-            if Self::mobile(t, self.board[s], s) {
-                let mut d = Bits::default();
-                self.piece_dests(t, s, &mut d);
-                n += d.count() as usize;
-            }
-        });
+        self.gen(|_, d| n += d.count() as usize);
         n
     }
 
