@@ -23,6 +23,8 @@ enum Command {
         /// The viewing seat for `view` (`N`, `E`, `S`, `W` or `spectator`)
         seat: Option<String>,
     },
+    /// Bot-against-bot tournament (teams swapped, deployments reused in pairs).
+    Selfplay(siguo::cli::selfplay::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +33,7 @@ fn main() -> ExitCode {
         Command::Serve => serve(),
         Command::Migrate => migrate(),
         Command::Rules { cmd, seat } => std::process::exit(siguo::cli::rules::run(&cmd, seat.as_deref())),
+        Command::Selfplay(args) => std::process::exit(siguo::cli::selfplay::run(args)),
     }
 }
 

@@ -1,2 +1,3 @@
 //! Command-line subcommands of the `siguo` binary.
 pub mod rules;
+pub mod selfplay;

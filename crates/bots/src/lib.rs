@@ -11,6 +11,22 @@ use serde::{Deserialize, Serialize};
 use siguo_rules::{Deployment, Event, Move, Options, Seat, View};
 use std::time::Duration;
 
+mod deploy;
+mod geo;
+mod greedy;
+pub mod knowledge;
+mod search;
+mod standard;
+
+pub use deploy::sensible as sensible_deployment;
+pub use greedy::GreedyBot;
+pub use standard::StandardBot;
+
+/// The default thinking time per move.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(1);
+/// No bot ever thinks longer than this per move, whatever budget it is given.
+pub const MAX_BUDGET: Duration = Duration::from_secs(2);
+
 /// Bot strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -21,6 +37,16 @@ pub enum Level {
     Greedy,
     /// Bookkeeping + sampling + search.
     Standard,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Greedy => "greedy",
+            Level::Standard => "standard",
+        }
+    }
 }
 
 impl std::str::FromStr for Level {
@@ -45,9 +71,20 @@ pub trait Bot: Send {
 }
 
 /// Build a bot. `seed` makes it deterministic; `budget` bounds thinking time per move.
+/// The budget is capped at [`MAX_BUDGET`].
 pub fn make_bot(level: Level, seed: u64, budget: Duration) -> Box<dyn Bot> {
-    let _ = (level, budget);
-    Box::new(RandomBot { rng: <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed) })
+    make_bot_with(level, seed, budget, None)
+}
+
+/// Like [`make_bot`], but with `node_limit` the search stops after that many search nodes
+/// instead of on the clock: the bot's choices then depend only on its seed, its view and the
+/// events it saw (used by tests and for reproducible analysis).
+pub fn make_bot_with(level: Level, seed: u64, budget: Duration, node_limit: Option<u64>) -> Box<dyn Bot> {
+    match level {
+        Level::Random => Box::new(RandomBot { rng: <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed) }),
+        Level::Greedy => Box::new(GreedyBot::new(seed)),
+        Level::Standard => Box::new(StandardBot::new(seed, budget.min(MAX_BUDGET), node_limit)),
+    }
 }
 
 /// Plays a uniformly random legal move and a random legal deployment.

@@ -1,0 +1,172 @@
+//! The `standard` bot: public bookkeeping, sampled identities, alpha-beta in each sample,
+//! values averaged over samples, within an anytime budget.
+use crate::knowledge::{bit, Knowledge, MOVABLE};
+use crate::search::{can_take_flag, play, Limit, Searcher, INF, WIN};
+use crate::{deploy, geo, Bot};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use siguo_rules::{Deployment, Event, Game, Move, Options, Position, Rank, Seat, View};
+use std::time::{Duration, Instant};
+
+/// Deepest search tried (plies: my move, then the following seats).
+const MAX_DEPTH: u32 = 4;
+/// A root move worse than the best one so far by this much is only bounded, not valued exactly.
+const MARGIN: i32 = 2_000;
+
+pub struct StandardBot {
+    rng: ChaCha8Rng,
+    budget: Duration,
+    node_limit: Option<u64>,
+    know: Knowledge,
+}
+
+impl StandardBot {
+    pub fn new(seed: u64, budget: Duration, node_limit: Option<u64>) -> StandardBot {
+        StandardBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, node_limit, know: Knowledge::new() }
+    }
+}
+
+/// Moves that must be played (a sure flag capture), or the only moves worth searching (captures of
+/// pieces that threaten our own flag). `doms` are the knowledge domains.
+fn forced<'m>(know: &Knowledge, doms: &[u16], view: &View, me: Seat, moves: &'m [Move]) -> Option<Vec<&'m Move>> {
+    // A sure flag capture wins a seat: always take it.
+    if let Some(m) = moves.iter().find(|m| {
+        know.id_at(m.to).is_some_and(|id| know.owner(id).team() != me.team() && doms[id] == bit(Rank::Flag))
+    }) {
+        return Some(vec![m]);
+    }
+    // Our team's flags we know for sure, and enemy pieces next to them that could take them.
+    let fc = view.options.flag_capture;
+    let mut threats = Vec::new();
+    for seat in [me, me.partner()] {
+        for hq in geo::headquarters(seat) {
+            let Some(id) = know.id_at(hq) else { continue };
+            if know.owner(id) != seat || doms[id] != bit(Rank::Flag) {
+                continue;
+            }
+            for &nb in hq.neighbours() {
+                if nb.is_headquarters() {
+                    continue;
+                }
+                if let Some(e) = know.id_at(nb) {
+                    let can = crate::knowledge::ranks(doms[e] & MOVABLE).any(|r| can_take_flag(r, fc));
+                    if know.owner(e).team() != me.team() && can {
+                        threats.push(nb);
+                    }
+                }
+            }
+        }
+    }
+    if threats.is_empty() {
+        return None;
+    }
+    let answers: Vec<&Move> = moves.iter().filter(|m| threats.contains(&m.to)).collect();
+    (!answers.is_empty()).then_some(answers)
+}
+
+impl Bot for StandardBot {
+    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment {
+        deploy::sensible(seat, options, &mut self.rng)
+    }
+
+    fn observe(&mut self, event: &Event) {
+        self.know.observe(event);
+    }
+
+    fn choose(&mut self, view: &View, moves: &[Move]) -> Move {
+        let start = Instant::now();
+        assert!(!moves.is_empty(), "choose() needs at least one legal move");
+        self.know.sync(view);
+        if moves.len() == 1 {
+            return moves[0].clone();
+        }
+        let me = view.turn.or_else(|| view.pieces.get(&moves[0].from).map(|p| p.owner())).unwrap_or(siguo_rules::Seat::N);
+        let team = me.team();
+        let doms = self.know.domains(&view.options, &view.flags_revealed);
+        let cands: Vec<&Move> = match forced(&self.know, &doms, view, me, moves) {
+            Some(c) if c.len() == 1 => return c[0].clone(),
+            Some(c) => c,
+            None => moves.iter().collect(),
+        };
+        let budget = self.budget.min(crate::MAX_BUDGET);
+        let mut limit = Limit {
+            deadline: self.node_limit.is_none().then(|| start + budget.mul_f64(0.8)),
+            node_limit: self.node_limit,
+            nodes: 0,
+            stopped: false,
+        };
+        let mut searcher = Searcher::new(team, &mut limit);
+        let mut samples: Vec<Game> = Vec::new();
+        let mut result: Option<Vec<f64>> = None;
+        for depth in 1..=MAX_DEPTH {
+            let target = match depth {
+                1 => 8,
+                2 => 24,
+                3 => 48,
+                _ => usize::MAX,
+            };
+            let mut sums = vec![0f64; cands.len()];
+            let mut n = 0;
+            while n < target {
+                if n >= samples.len() {
+                    let pieces = self.know.sample(&doms, &view.options, &mut self.rng);
+                    let pos = Position {
+                        turn: me,
+                        pieces,
+                        options: view.options,
+                        eliminated: view.eliminated.clone(),
+                        skips: view.skips.clone(),
+                        steps: view.steps,
+                    };
+                    match Game::from_position(&pos) {
+                        Ok(g) => samples.push(g),
+                        Err(_) => break,
+                    }
+                }
+                let g = &samples[n];
+                let mut vals = vec![-WIN; cands.len()];
+                let mut best = -INF;
+                for (i, m) in cands.iter().enumerate() {
+                    let mut child = g.clone();
+                    if !play(&mut child, m.from, m.to) {
+                        continue;
+                    }
+                    let alpha = if best == -INF { -INF } else { best - MARGIN };
+                    let v = searcher.alphabeta(&child, depth - 1, 1, alpha, INF);
+                    if searcher.limit.stopped {
+                        break;
+                    }
+                    vals[i] = v;
+                    best = best.max(v);
+                }
+                if searcher.limit.stopped {
+                    break;
+                }
+                for (s, v) in sums.iter_mut().zip(&vals) {
+                    *s += *v as f64;
+                }
+                n += 1;
+            }
+            let enough = if depth == 1 { n >= 1 } else { n >= 4 };
+            if enough {
+                result = Some(sums.iter().map(|s| s / n as f64).collect());
+            }
+            if searcher.limit.stopped || samples.is_empty() {
+                break;
+            }
+        }
+        let Some(avg) = result else {
+            return cands[self.rng.random_range(0..cands.len())].clone();
+        };
+        let mut best_i = 0;
+        let mut best_v = f64::NEG_INFINITY;
+        for (i, v) in avg.iter().enumerate() {
+            let v = v + self.rng.random::<f64>();
+            if v > best_v {
+                best_v = v;
+                best_i = i;
+            }
+        }
+        cands[best_i].clone()
+    }
+}

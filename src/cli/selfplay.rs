@@ -1,0 +1,338 @@
+//! `siguo selfplay`: a bot-against-bot tournament.
+//!
+//! Games come in pairs that reuse the same four deployments with the teams swapped (bot A plays
+//! North+South in the first game of a pair and East+West in the second), so that neither side
+//! profits from a lucky deployment. Every seat gets its own bot instance (four-dark play: allies
+//! do not share knowledge), fed only its seat's view and the public events. Work is spread over
+//! std threads, one pair at a time.
+use siguo_bots::{make_bot, Bot, Level};
+use siguo_rules::{Action, Deployment, ElimReason, Game, Options, Seat, SeatSet, Status, Team, Viewer};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// Level of bot A (random, greedy, standard).
+    #[arg(long, default_value = "standard")]
+    pub a: Level,
+    /// Level of bot B.
+    #[arg(long, default_value = "greedy")]
+    pub b: Level,
+    /// Number of games (rounded up to an even number: games come in pairs).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Seed of the whole tournament (deployments and bots).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Thinking time per move of both bots, in milliseconds (capped at 2000).
+    #[arg(long, default_value_t = 1000)]
+    pub budget_ms: u64,
+    /// Thinking time of bot A only (overrides --budget-ms).
+    #[arg(long)]
+    pub budget_a_ms: Option<u64>,
+    /// Thinking time of bot B only (overrides --budget-ms).
+    #[arg(long)]
+    pub budget_b_ms: Option<u64>,
+    /// Room options as JSON, e.g. '{"info_mode":"double_open","max_steps":300}'.
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Print a progress line every this many games (0: never).
+    #[arg(long, default_value_t = 0)]
+    pub progress: usize,
+}
+
+/// One finished (or crashed) game, from bot A's side.
+struct GameResult {
+    /// 1.0 win, 0.5 draw, 0.0 loss for A; `None` when the game crashed.
+    score: Option<f64>,
+    ending: String,
+    steps: u32,
+    illegal: usize,
+    times_a: Vec<u32>,
+    times_b: Vec<u32>,
+    pair: usize,
+}
+
+fn mix(seed: u64, k: u64) -> u64 {
+    // splitmix64 of (seed, k)
+    let mut z = seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(0x6A09_E667_F3BC_C908);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+struct Side {
+    level: Level,
+    budget: Duration,
+}
+
+/// Play one game. `a_team` is the team bot A plays. Returns the result from A's side.
+fn play_game(
+    options: &Options,
+    deployments: &[Deployment; 4],
+    a: &Side,
+    b: &Side,
+    a_team: Team,
+    seed: u64,
+    pair: usize,
+) -> GameResult {
+    let mut bots: Vec<Box<dyn Bot>> = Seat::ALL
+        .iter()
+        .map(|&s| {
+            let side = if s.team() == a_team { a } else { b };
+            make_bot(side.level, mix(seed, s.index() as u64), side.budget)
+        })
+        .collect();
+    let mut res = GameResult {
+        score: None,
+        ending: String::new(),
+        steps: 0,
+        illegal: 0,
+        times_a: Vec::new(),
+        times_b: Vec::new(),
+        pair,
+    };
+    let mut game = match Game::new(*options, deployments) {
+        Ok(g) => g,
+        Err(e) => {
+            res.ending = format!("bad deployment: {e}");
+            return res;
+        }
+    };
+    let feed = |bots: &mut Vec<Box<dyn Bot>>, events: &[siguo_rules::Event]| {
+        for e in events {
+            for bot in bots.iter_mut() {
+                bot.observe(e);
+            }
+        }
+    };
+    feed(&mut bots, &game.initial_events());
+    let mut fallback = rand_chacha::ChaCha8Rng::seed_from_u64(mix(seed, 99));
+    use rand::{Rng, SeedableRng};
+    while let Some(seat) = game.turn() {
+        let moves = game.legal_moves();
+        let events = if moves.is_empty() {
+            game.apply(&Action::Timeout).expect("a timeout is always accepted")
+        } else {
+            let view = game.view(Viewer::Seats(SeatSet::one(seat)));
+            let t0 = Instant::now();
+            let m = bots[seat.index()].choose(&view, &moves);
+            let micros = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
+            if seat.team() == a_team { &mut res.times_a } else { &mut res.times_b }.push(micros);
+            let legal = moves.contains(&m);
+            match legal.then(|| game.apply(&Action::Move { from: m.from, to: m.to })) {
+                Some(Ok(ev)) => ev,
+                _ => {
+                    res.illegal += 1;
+                    let m = &moves[fallback.random_range(0..moves.len())];
+                    game.apply(&Action::Move { from: m.from, to: m.to }).expect("a generated move applies")
+                }
+            }
+        };
+        feed(&mut bots, &events);
+    }
+    res.steps = game.steps();
+    match game.status() {
+        Status::Won { winner, .. } => {
+            res.score = Some(if winner == a_team { 1.0 } else { 0.0 });
+            let mut reasons: Vec<&str> = winner
+                .other()
+                .seats()
+                .iter()
+                .map(|&s| match game.elimination(s) {
+                    Some(ElimReason::FlagCaptured) => "flag captured",
+                    Some(ElimReason::NoLegalMove) => "no legal move",
+                    Some(ElimReason::Surrendered) => "surrendered",
+                    Some(ElimReason::TooManySkips) => "too many skips",
+                    None => "?",
+                })
+                .collect();
+            reasons.sort();
+            res.ending = format!("win: {}", reasons.join(" + "));
+        }
+        Status::Draw { reason } => {
+            res.score = Some(0.5);
+            res.ending = format!("draw: {}", match reason {
+                siguo_rules::DrawReason::StepLimit => "step limit",
+                siguo_rules::DrawReason::Agreement => "agreement",
+            });
+        }
+        Status::Ongoing => res.ending = "unfinished".into(),
+    }
+    res
+}
+
+/// Both games of pair `k`: deployments made by the bots of the first game, reused in the second.
+fn play_pair(options: &Options, a: &Side, b: &Side, seed: u64, k: usize) -> [GameResult; 2] {
+    let pseed = mix(seed, k as u64);
+    let deployments: [Deployment; 4] = Seat::ALL.map(|s| {
+        let side = if s.team() == Team::NS { a } else { b };
+        make_bot(side.level, mix(pseed, 10 + s.index() as u64), side.budget).deploy(s, options)
+    });
+    let run = |a_team: Team, gseed: u64| {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            play_game(options, &deployments, a, b, a_team, gseed, k)
+        }));
+        r.unwrap_or_else(|_| GameResult {
+            score: None,
+            ending: "crash".into(),
+            steps: 0,
+            illegal: 0,
+            times_a: Vec::new(),
+            times_b: Vec::new(),
+            pair: k,
+        })
+    };
+    [run(Team::NS, mix(pseed, 1)), run(Team::EW, mix(pseed, 2))]
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+pub fn run(args: SelfplayArgs) -> i32 {
+    let options: Options = match &args.options {
+        None => Options::default(),
+        Some(json) => match serde_json::from_str::<Options>(json) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("error: --options: {e}");
+                return 2;
+            }
+        },
+    };
+    if let Err(e) = options.validate() {
+        eprintln!("error: --options: {e}");
+        return 2;
+    }
+    if args.games == 0 {
+        eprintln!("error: --games must be at least 1");
+        return 2;
+    }
+    let cap = siguo_bots::MAX_BUDGET.as_millis() as u64;
+    let a = Side { level: args.a, budget: Duration::from_millis(args.budget_a_ms.unwrap_or(args.budget_ms).min(cap)) };
+    let b = Side { level: args.b, budget: Duration::from_millis(args.budget_b_ms.unwrap_or(args.budget_ms).min(cap)) };
+    let pairs = args.games.div_ceil(2);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, pairs);
+    println!(
+        "selfplay: A = {} ({} ms) vs B = {} ({} ms), {} games ({} pairs, teams swapped, deployments reused), seed {}, {} threads",
+        a.level.name(),
+        a.budget.as_millis(),
+        b.level.name(),
+        b.budget.as_millis(),
+        pairs * 2,
+        pairs,
+        args.seed,
+        threads
+    );
+    let started = Instant::now();
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel::<GameResult>();
+    let shared = Arc::new((options, a, b));
+    let mut handles = Vec::new();
+    for _ in 0..threads {
+        let (next, tx, shared) = (next.clone(), tx.clone(), shared.clone());
+        let seed = args.seed;
+        handles.push(std::thread::spawn(move || loop {
+            let k = next.fetch_add(1, Ordering::SeqCst);
+            if k >= pairs {
+                break;
+            }
+            let (options, a, b) = &*shared;
+            for r in play_pair(options, a, b, seed, k) {
+                if tx.send(r).is_err() {
+                    return;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let mut results = Vec::new();
+    for r in rx {
+        results.push(r);
+        if args.progress > 0 && results.len() % args.progress == 0 {
+            let s: f64 = results.iter().filter_map(|r| r.score).sum();
+            eprintln!("  {} games, A score so far {:.3}", results.len(), s / results.len() as f64);
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    let (a, b) = (&shared.1, &shared.2);
+    let played: Vec<&GameResult> = results.iter().filter(|r| r.score.is_some()).collect();
+    let wins = played.iter().filter(|r| r.score == Some(1.0)).count();
+    let draws = played.iter().filter(|r| r.score == Some(0.5)).count();
+    let losses = played.iter().filter(|r| r.score == Some(0.0)).count();
+    let crashes = results.len() - played.len();
+    let n = played.len().max(1) as f64;
+    let score = played.iter().filter_map(|r| r.score).sum::<f64>() / n;
+    // 95% confidence interval from the spread of pair means (the two games of a pair share deployments).
+    let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for r in &played {
+        by_pair.entry(r.pair).or_default().push(r.score.unwrap_or(0.0));
+    }
+    let means: Vec<f64> = by_pair.values().map(|v| v.iter().sum::<f64>() / v.len() as f64).collect();
+    let m = means.iter().sum::<f64>() / means.len().max(1) as f64;
+    let var = if means.len() > 1 {
+        means.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (means.len() - 1) as f64
+    } else {
+        0.0
+    };
+    let ci = 1.96 * (var / means.len().max(1) as f64).sqrt();
+    let illegal: usize = results.iter().map(|r| r.illegal).sum();
+    println!("A ({}) against B ({}): W {} D {} L {}", a.level.name(), b.level.name(), wins, draws, losses);
+    println!("score of A: {:.3} ± {:.3} (95% CI, {} games)", score, ci, played.len());
+    let mut endings: BTreeMap<String, [usize; 2]> = BTreeMap::new();
+    for r in &played {
+        let e = endings.entry(r.ending.clone()).or_default();
+        match r.score {
+            Some(s) if s == 0.0 => e[1] += 1,
+            _ => e[0] += 1,
+        }
+    }
+    println!("how games ended (won by A / by B for wins):");
+    for (k, v) in &endings {
+        if k.starts_with("draw") {
+            println!("  {k}: {}", v[0]);
+        } else {
+            println!("  {k}: {} / {}", v[0], v[1]);
+        }
+    }
+    let mean_steps = played.iter().map(|r| r.steps as f64).sum::<f64>() / n;
+    println!("mean battle steps per game: {mean_steps:.1}");
+    println!("illegal moves: {illegal}");
+    println!("crashes: {crashes}");
+    for (name, side, times) in [
+        ("A", a, results.iter().flat_map(|r| r.times_a.iter().copied()).collect::<Vec<u32>>()),
+        ("B", b, results.iter().flat_map(|r| r.times_b.iter().copied()).collect::<Vec<u32>>()),
+    ] {
+        let mut t = times;
+        t.sort_unstable();
+        println!(
+            "time per move, {name} ({}): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} moves",
+            side.level.name(),
+            percentile(&t, 0.5),
+            percentile(&t, 0.99),
+            percentile(&t, 1.0),
+            t.len()
+        );
+    }
+    println!("elapsed: {:.1} s", started.elapsed().as_secs_f64());
+    if illegal > 0 || crashes > 0 {
+        1
+    } else {
+        0
+    }
+}
