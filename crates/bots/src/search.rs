@@ -1,7 +1,7 @@
 //! Alpha-beta over a game whose hidden ranks were filled in by a sample (allies on one side),
 //! with an evaluation in hundredths of a pawn-ish unit.
 use crate::geo;
-use siguo_rules::{Action, FlagCapture, Game, Piece, Rank, Seat, Station, Status, Team};
+use siguo_rules::{FlagCapture, Game, Piece, Rank, Seat, Station, Status, Team};
 use std::time::Instant;
 
 pub const WIN: i32 = 1_000_000;
@@ -30,13 +30,21 @@ pub fn value(r: Rank) -> i32 {
 
 /// Legal (from, to) pairs of the seat to move.
 pub fn gen(g: &Game, out: &mut Vec<(Station, Station)>) {
-    out.clear();
-    out.extend(g.legal_moves().into_iter().map(|m| (m.from, m.to)));
+    g.legal_pairs(out);
 }
 
-/// Play a generated move.
+/// Play a move that `gen` produced (fast path: no events).
+pub fn play_generated(g: &mut Game, from: Station, to: Station) {
+    g.play_fast(from, to);
+}
+
+/// Play a move that may not be legal in this game; false (and the game unchanged) if it is not.
 pub fn play(g: &mut Game, from: Station, to: Station) -> bool {
-    g.apply(&Action::Move { from, to }).is_ok()
+    if g.check_move(from, to).is_err() {
+        return false;
+    }
+    g.play_fast(from, to);
+    true
 }
 
 pub fn can_take_flag(r: Rank, flag_capture: FlagCapture) -> bool {
@@ -127,7 +135,7 @@ impl Limit {
                 self.stopped = true;
             }
         }
-        if self.nodes % 64 == 0 {
+        if self.nodes % 16 == 0 {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.stopped = true;
@@ -151,11 +159,11 @@ impl<'a> Searcher<'a> {
 
     /// Fail-soft alpha-beta; the side of `team` maximizes. Returns 0 once stopped (discard it).
     pub fn alphabeta(&mut self, g: &Game, depth: u32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
-        if depth == 0 || g.is_over() {
-            return evaluate(g, self.team, depth);
-        }
         if self.limit.tick() {
             return 0;
+        }
+        if depth == 0 || g.is_over() {
+            return evaluate(g, self.team, depth);
         }
         let Some(seat) = g.turn() else { return evaluate(g, self.team, depth) };
         if self.bufs.len() <= ply {
@@ -173,9 +181,7 @@ impl<'a> Searcher<'a> {
         let mut best = if maxing { -INF } else { INF };
         for &(from, to) in &moves {
             let mut child = g.clone();
-            if !play(&mut child, from, to) {
-                continue;
-            }
+            play_generated(&mut child, from, to);
             let v = self.alphabeta(&child, depth - 1, ply + 1, alpha, beta);
             if self.limit.stopped {
                 break;

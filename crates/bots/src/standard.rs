@@ -98,6 +98,8 @@ impl Bot for StandardBot {
         let mut searcher = Searcher::new(team, &mut limit);
         let mut samples: Vec<Game> = Vec::new();
         let mut result: Option<Vec<f64>> = None;
+        let mut result_depth = 0;
+        let prep = start.elapsed();
         for depth in 1..=MAX_DEPTH {
             let target = match depth {
                 1 => 8,
@@ -150,10 +152,22 @@ impl Bot for StandardBot {
             let enough = if depth == 1 { n >= 1 } else { n >= 4 };
             if enough {
                 result = Some(sums.iter().map(|s| s / n as f64).collect());
+                result_depth = depth;
             }
             if searcher.limit.stopped || samples.is_empty() {
                 break;
             }
+        }
+        if std::env::var_os("SIGUO_BOT_DEBUG").is_some() {
+            eprintln!(
+                "standard: {} moves, {} samples, depth reached {}, {} nodes, prep {:?}, total {:?}",
+                cands.len(),
+                samples.len(),
+                result_depth,
+                searcher.limit.nodes,
+                prep,
+                start.elapsed()
+            );
         }
         let Some(avg) = result else {
             return cands[self.rng.random_range(0..cands.len())].clone();
