@@ -933,6 +933,12 @@ impl Game {
             self.status = Status::Draw { reason: DrawReason::StepLimit };
         }
         if self.status != Status::Ongoing {
+            // `turn` becomes the live seat that would have moved next.
+            let mut s = if steps { self.turn.next() } else { self.turn };
+            while self.is_eliminated(s) {
+                s = s.next();
+            }
+            self.turn = s;
             self.offer = None;
             let status = self.status;
             sink.push(|| Event::GameOver { status });

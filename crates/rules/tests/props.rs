@@ -1,0 +1,206 @@
+//! Property tests over random deployments and random games.
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use siguo_rules::*;
+
+fn options() -> impl Strategy<Value = Options> {
+    (0..3u8, 0..3u8, any::<bool>(), any::<bool>(), 50..=300u32, 1..=6u32).prop_map(|(im, fc, mutual, bfr, steps, skips)| Options {
+        info_mode: [InfoMode::FourDark, InfoMode::DoubleOpen, InfoMode::AllOpen][im as usize],
+        flag_capture: [FlagCapture::Any, FlagCapture::NotCommander, FlagCapture::EngineerOnly][fc as usize],
+        mines: if mutual { MineRule::Mutual } else { MineRule::Invincible },
+        bombs_front_row: bfr,
+        max_steps: steps,
+        max_skips: skips,
+        ..Options::default()
+    })
+}
+
+fn viewers() -> Vec<Viewer> {
+    let mut v: Vec<Viewer> = Seat::ALL.iter().map(|&s| Viewer::Seats(SeatSet::one(s))).collect();
+    v.push(Viewer::Seats(SeatSet::one(Seat::N).with(Seat::E)));
+    v.push(Viewer::Seats(SeatSet::one(Seat::S).with(Seat::W)));
+    v.push(Viewer::Spectator);
+    v
+}
+
+/// The rule of §8, written independently of the engine.
+fn may_see(g: &Game, viewer: Viewer, p: Piece) -> bool {
+    if g.is_over() || g.options().info_mode == InfoMode::AllOpen {
+        return true;
+    }
+    if p.rank == Rank::Flag && g.flag_revealed(p.owner) {
+        return true;
+    }
+    match viewer {
+        Viewer::Spectator => false,
+        Viewer::Seats(set) => {
+            set.contains(p.owner) || (g.options().info_mode == InfoMode::DoubleOpen && set.seats().any(|s| s.team() == p.owner.team()))
+        }
+    }
+}
+
+fn check_views(g: &Game) {
+    for v in viewers() {
+        let view = g.view(v);
+        assert_eq!(view.pieces.len(), Station::all().filter(|s| g.piece_at(*s).is_some()).count());
+        for (st, seen) in &view.pieces {
+            let truth = g.piece_at(*st).unwrap();
+            assert_eq!(seen.owner(), truth.owner);
+            let allowed = may_see(g, v, truth);
+            match seen.rank() {
+                Some(r) => {
+                    assert!(allowed, "{v:?} sees {truth} at {st}");
+                    assert_eq!(r, truth.rank);
+                }
+                None => assert!(!allowed, "{v:?} should see {truth} at {st}"),
+            }
+            let json = serde_json::to_string(seen).unwrap();
+            if !allowed {
+                assert_eq!(json, format!("\"{}?\"", truth.owner.letter()));
+            }
+        }
+    }
+}
+
+fn play(seed: u64, opts: Options, check_everything: bool) -> (Game, GameRecord) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let deployments = Seat::ALL.map(|s| Deployment::random(s, &opts, &mut rng));
+    let mut g = Game::new(opts, &deployments).unwrap();
+    let mut record = GameRecord { options: opts, deployments, actions: vec![] };
+    let mut n_actions = 0;
+    while !g.is_over() {
+        n_actions += 1;
+        assert!(n_actions < 10 * opts.max_steps as usize, "game does not end");
+        let moves = g.legal_moves();
+        let mut pairs = Vec::new();
+        g.legal_pairs(&mut pairs);
+        assert_eq!(pairs, moves.iter().map(|m| (m.from, m.to)).collect::<Vec<_>>());
+        assert_eq!(g.legal_move_count(), moves.len());
+        assert!(!moves.is_empty(), "the seat to move always has a move");
+        for m in &moves {
+            assert_eq!(m.path.first(), Some(&m.from));
+            assert_eq!(m.path.last(), Some(&m.to));
+            for w in m.path.windows(2) {
+                assert!(w[0].is_linked(w[1]));
+            }
+            for s in &m.path[1..m.path.len() - 1] {
+                assert!(g.piece_at(*s).is_none(), "path passes a piece");
+            }
+        }
+        if check_everything {
+            check_views(&g);
+            // every generated move applies
+            for m in &moves {
+                let mut g2 = g.clone();
+                g2.apply(&Action::Move { from: m.from, to: m.to }).unwrap();
+            }
+            // moves not generated are rejected and leave the game unchanged
+            for _ in 0..20 {
+                let from = Station::from_index(rng.random_range(0..129)).unwrap();
+                let to = Station::from_index(rng.random_range(0..129)).unwrap();
+                if moves.iter().any(|m| m.from == from && m.to == to) {
+                    continue;
+                }
+                let mut g2 = g.clone();
+                assert!(g2.apply(&Action::Move { from, to }).is_err());
+                assert_eq!(g2, g);
+            }
+        }
+        let roll = rng.random_range(0..1000);
+        let action = if roll < 15 {
+            Action::Timeout
+        } else if roll < 17 {
+            Action::Surrender { seat: Seat::from_index(rng.random_range(0..4)) }
+        } else if roll < 22 {
+            Action::OfferDraw { seat: Seat::from_index(rng.random_range(0..4)) }
+        } else if roll < 27 {
+            Action::AcceptDraw { seat: Seat::from_index(rng.random_range(0..4)) }
+        } else if roll < 30 {
+            Action::DeclineDraw { seat: Seat::from_index(rng.random_range(0..4)) }
+        } else {
+            let m = &moves[rng.random_range(0..moves.len())];
+            Action::Move { from: m.from, to: m.to }
+        };
+        let before = g.clone();
+        match g.apply(&action) {
+            Ok(ev) => {
+                assert!(!ev.is_empty());
+                if g.is_over() {
+                    assert!(matches!(ev.last(), Some(Event::GameOver { .. })));
+                } else if matches!(action, Action::Move { .. } | Action::Timeout) {
+                    assert_eq!(ev.last(), Some(&Event::Turn { seat: g.turn().unwrap(), steps: g.steps() }));
+                }
+                record.actions.push(action);
+            }
+            Err(_) => assert_eq!(g, before, "a refused action changed the game"),
+        }
+        assert!(g.steps() <= opts.max_steps);
+        for s in Seat::ALL {
+            if g.is_eliminated(s) {
+                assert!(g.stations_of(s).is_empty());
+            }
+        }
+    }
+    if check_everything {
+        check_views(&g);
+    }
+    (g, record)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_full_checks(seed in any::<u64>(), opts in options()) {
+        let (g, record) = play(seed, opts, true);
+        prop_assert!(g.is_over());
+        prop_assert!(g.steps() <= opts.max_steps);
+        let json = serde_json::to_string(&record).unwrap();
+        let record2: GameRecord = serde_json::from_str(&json).unwrap();
+        prop_assert_eq!(&record2, &record);
+        let replayed = record2.replay().unwrap();
+        prop_assert_eq!(&replayed, &g);
+        // the position round trip keeps pieces, turn, eliminations
+        let p = g.to_position();
+        prop_assert_eq!(Game::from_position(&p).unwrap().to_position(), p);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_end_and_replay(seed in any::<u64>(), opts in options()) {
+        let (g, record) = play(seed, opts, false);
+        prop_assert!(g.is_over());
+        let (g2, events) = record.replay_with_events().unwrap();
+        prop_assert_eq!(&g2, &g);
+        let last_is_over = matches!(events.last(), Some(Event::GameOver { .. }));
+        prop_assert!(last_is_over);
+    }
+
+    #[test]
+    fn random_deployments_validate(seed in any::<u64>(), bfr in any::<bool>()) {
+        let o = Options { bombs_front_row: bfr, ..Options::default() };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for s in Seat::ALL {
+            let d = Deployment::random(s, &o, &mut rng);
+            prop_assert_eq!(d.validate(&o), Ok(()));
+            prop_assert_eq!(d.pieces.len(), 25);
+        }
+    }
+
+    #[test]
+    fn swaps_keep_validity(seed in any::<u64>(), a in 0usize..30, b in 0usize..30) {
+        let o = Options::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut d = Deployment::random(Seat::W, &o, &mut rng);
+        let before = d.clone();
+        let (sa, sb) = (Station::from_index(90 + a).unwrap(), Station::from_index(90 + b).unwrap());
+        match d.swap(sa, sb, &o) {
+            Ok(()) => prop_assert_eq!(d.validate(&o), Ok(())),
+            Err(_) => prop_assert_eq!(d, before),
+        }
+    }
+}
