@@ -108,9 +108,18 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
     let hk_state = state.clone();
     let housekeeping = tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
+        let mut minutes: u64 = 0;
         loop {
             tick.tick().await;
             hk_state.auth.limits.retain_recent();
+            if minutes % 60 == 0 {
+                match hk_state.db.run(crate::auth::refresh::purge_expired).await {
+                    Ok(n) if n > 0 => tracing::info!(deleted = n, "expired refresh tokens purged"),
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = ?e, "refresh token purge failed"),
+                }
+            }
+            minutes += 1;
         }
     });
     tracing::info!(%addr, db = ?state.db.backend_name(), "siguo listening");

@@ -224,3 +224,24 @@ both_backends!(
     malformed_input,
     change_password,
 );
+
+/// Errors that actix itself produces (oversized raw bodies, wrong methods) are JSON too.
+async fn framework_errors_are_json(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let resp = new_client()
+        .post(app.url("/api/auth/refresh"))
+        .header("content-type", "application/json")
+        .body(vec![b' '; 100_000])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_code(resp).await, (413, "payload_too_large".into()));
+    let resp = new_client().delete(app.url("/api/auth/login")).send().await.unwrap();
+    let (status, code) = error_code(resp).await;
+    assert!(status == 404 || status == 405, "{status}");
+    assert!(code == "not_found" || code == "method_not_allowed", "{code}");
+    let resp = app.get("/no/such/page.html").await;
+    assert_eq!(error_code(resp).await, (404, "not_found".into()));
+}
+
+both_backends!(framework_errors_are_json);

@@ -129,3 +129,21 @@ async fn openapi_covers_endpoints(backend: Backend) {
 }
 
 both_backends!(openapi_covers_endpoints);
+
+/// `/readyz` reports a lost database as 503 `unavailable` (while `/healthz` stays up).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readyz_reports_a_lost_database() {
+    use diesel::{Connection, RunQueryDsl};
+    let app = common::spawn_app_with(Backend::Postgres, |c| c.database.connect_timeout_secs = 1).await;
+    assert_eq!(app.get("/readyz").await.status(), 200);
+    let name = url::Url::parse(&app.db_url).unwrap().path().trim_start_matches('/').to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut admin = diesel::PgConnection::establish(&common::postgres_admin_url()).unwrap();
+        diesel::sql_query(format!("DROP DATABASE \"{name}\" WITH (FORCE)")).execute(&mut admin).unwrap();
+    })
+    .await
+    .unwrap();
+    let resp = app.get("/readyz").await;
+    assert_eq!(common::error_code(resp).await, (503, "unavailable".into()));
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}

@@ -108,3 +108,9 @@ pub fn revoke_account(conn: &mut DbConn, account_id: i64) -> AppResult<()> {
     diesel::update(rt::table.filter(rt::account_id.eq(account_id))).set(rt::revoked.eq(true)).execute(conn)?;
     Ok(())
 }
+
+/// Delete refresh tokens that expired more than a day ago (housekeeping); returns how many.
+pub fn purge_expired(conn: &mut DbConn) -> AppResult<usize> {
+    let cutoff = now() - chrono::Duration::days(1);
+    Ok(diesel::delete(rt::table.filter(rt::expires_at.lt(cutoff))).execute(conn)?)
+}

@@ -9,7 +9,7 @@ pub mod profiles;
 
 use crate::app::AppState;
 use crate::error::AppError;
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
 use actix_web::middleware::{DefaultHeaders, Next};
@@ -64,16 +64,17 @@ pub fn security_headers() -> DefaultHeaders {
         .add(("Referrer-Policy", "same-origin"))
 }
 
-/// Request log line and metrics for every request.
+/// Request log line and metrics for every request; error responses not made by [`AppError`]
+/// (actix's own 404/405/413 and extractor errors) are rewritten into our JSON error shape.
 pub async fn observe(
     req: ServiceRequest,
-    next: Next<impl MessageBody>,
+    next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let start = Instant::now();
     let method = req.method().to_string();
     let path = req.path().to_string();
     let state = req.app_data::<web::Data<AppState>>().cloned();
-    let res = next.call(req).await?;
+    let res = json_errors(next.call(req).await?);
     let elapsed = start.elapsed();
     let status = res.status().as_u16();
     let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".to_string());
@@ -87,6 +88,47 @@ pub async fn observe(
         tracing::info!(%method, %path, status, ms, "request");
     }
     Ok(res)
+}
+
+/// Give error responses that are not JSON our `{"error": {"code", "message"}}` shape.
+fn json_errors<B: MessageBody + 'static>(res: ServiceResponse<B>) -> ServiceResponse<EitherBody<B>> {
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return res.map_into_left_body();
+    }
+    let (code, message) = match status.as_u16() {
+        400 => ("bad_request", "the request is malformed"),
+        401 => ("unauthorized", "log in first"),
+        403 => ("forbidden", "not allowed"),
+        404 => ("not_found", "not found"),
+        405 => ("method_not_allowed", "method not allowed"),
+        408 => ("timeout", "the request took too long"),
+        411 => ("length_required", "a Content-Length is required"),
+        413 => ("payload_too_large", "request body too large"),
+        415 => ("unsupported_content_type", "unsupported content type"),
+        429 => ("rate_limited", "too many requests"),
+        s if s >= 500 => ("internal", "internal error"),
+        _ => ("bad_request", "the request was refused"),
+    };
+    if status.is_server_error() {
+        if let Some(err) = res.response().error() {
+            tracing::error!(error = %err, "internal error");
+        }
+    }
+    let (req, old) = res.into_parts();
+    let mut new = HttpResponse::build(status);
+    for (name, value) in old.headers() {
+        if name != actix_web::http::header::CONTENT_TYPE && name != actix_web::http::header::CONTENT_LENGTH {
+            new.append_header((name.clone(), value.clone()));
+        }
+    }
+    let body = serde_json::json!({"error": {"code": code, "message": message}});
+    ServiceResponse::new(req, new.json(body)).map_into_right_body()
 }
 
 /// The client's IP: the peer address, or the forwarded one when `server.trust_proxy` is on.
