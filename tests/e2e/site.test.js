@@ -170,6 +170,63 @@ test('a casual game with two people in two browsers plus two bots', async () => 
   await bob.context().close();
 });
 
+test('ranked dual: queue, cancel, match, surrender; the leaderboard and profiles show the result', async () => {
+  const alice = await newPage(browser, server.url);
+  const bob = await newPage(browser, server.url);
+  const an = uniqueName('队甲'), bn = uniqueName('队乙');
+  await register(alice, server.url, an);
+  await register(bob, server.url, bn);
+  for (const p of [alice, bob]) p.on('dialog', (d) => d.accept());
+
+  // Waiting indicator and cancel.
+  await alice.goto(server.url + '/#/lobby');
+  await alice.click('[data-testid=queue-ranked]');
+  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner');
+  await alice.click('[data-testid=queue-ranked]');
+  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner', { state: 'detached' });
+
+  await bob.goto(server.url + '/#/lobby');
+  await alice.click('[data-testid=queue-ranked_dual]');
+  await alice.waitForSelector('[data-testid=queue-status-ranked_dual] .spinner');
+  await bob.click('[data-testid=queue-ranked_dual]');
+  // Matched: both are taken to the game's deployment, each commanding both seats of a team.
+  for (const p of [alice, bob]) {
+    await p.waitForURL(/#\/room\//, { timeout: 60_000 });
+    await p.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
+    assert.equal(await p.$$eval('[data-testid=confirm]', b => b.length), 2, 'dual control confirms two seats');
+    while (await p.$('[data-testid=confirm]')) {
+      await p.click('[data-testid=confirm]');
+      await p.waitForTimeout(300);
+    }
+  }
+  await alice.waitForSelector('[data-testid=surrender]', { timeout: 60_000 });
+  await alice.click('[data-testid=surrender]');
+  await alice.waitForSelector('[data-testid=result]', { timeout: 60_000 });
+  await bob.waitForSelector('[data-testid=result]', { timeout: 60_000 });
+  assert.match(await alice.textContent('[data-testid=result]'), /落败/);
+  assert.match(await bob.textContent('[data-testid=result]'), /获胜/);
+
+  // The leaderboard: bob first with 3 points; alice finds her own row.
+  await alice.goto(server.url + '/#/leaderboard/ranked_dual');
+  await alice.waitForSelector('[data-testid=leaderboard]');
+  const first = await alice.$$eval('[data-testid=leaderboard] tbody tr:first-child td', tds => tds.map(td => td.textContent));
+  assert.equal(first[1], bn);
+  assert.equal(first[2], '3');
+  await alice.click('[data-testid=jump-me]');
+  await alice.waitForSelector(`[data-testid=leaderboard] tr.me:has-text("${an}")`);
+
+  // Bob's profile: the ranked_dual line and the game with its replay.
+  await bob.goto(`${server.url}/#/profile/${encodeURIComponent(bn)}`);
+  await bob.waitForSelector('[data-testid=ladder-ranked_dual]');
+  assert.match(await bob.textContent('[data-testid=ladder-ranked_dual]'), /3/);
+  await bob.click('[data-testid=games] a.btn');
+  await bob.waitForSelector('[data-testid=replay-board] .piece.face');
+  assert.deepEqual(alice.errors, []);
+  assert.deepEqual(bob.errors, []);
+  await alice.context().close();
+  await bob.context().close();
+});
+
 test('the leaderboards and a profile display', async () => {
   const page = await newPage(browser, server.url);
   const name = uniqueName('榜');
