@@ -27,7 +27,7 @@ async function setPracticeOptions(page, opts) {
   for (const [k, v] of Object.entries(opts)) await page.fill(`details input[name=${k}]`, String(v));
 }
 
-test('register, log out, log in, and the session survives a reload', async () => {
+test('register, log out, log in, and the session survives a reload', { timeout: 600_000 }, async () => {
   const page = await newPage(browser, server.url);
   const name = uniqueName('甲');
   const password = await register(page, server.url, name);
@@ -55,7 +55,7 @@ test('register, log out, log in, and the session survives a reload', async () =>
   await page.context().close();
 });
 
-test('a practice game against bots, played to its end; refused swap; battle screenshot; replay', async () => {
+test('a practice game against bots, played to its end; refused swap; battle screenshot; replay', { timeout: 600_000 }, async () => {
   const page = await newPage(browser, server.url);
   await register(page, server.url, uniqueName('练'));
   await page.goto(server.url + '/#/lobby');
@@ -120,7 +120,7 @@ test('a practice game against bots, played to its end; refused swap; battle scre
   await page.context().close();
 });
 
-test('a casual game with two people in two browsers plus two bots', async () => {
+test('a casual game with two people in two browsers plus two bots', { timeout: 600_000 }, async () => {
   const alice = await newPage(browser, server.url);
   const bob = await newPage(browser, server.url);
   await register(alice, server.url, uniqueName('alice'));
@@ -170,7 +170,7 @@ test('a casual game with two people in two browsers plus two bots', async () => 
   await bob.context().close();
 });
 
-test('ranked dual: queue, cancel, match, surrender; the leaderboard and profiles show the result', async () => {
+test('ranked dual: queue, cancel, match, surrender; the leaderboard and profiles show the result', { timeout: 600_000 }, async () => {
   const alice = await newPage(browser, server.url);
   const bob = await newPage(browser, server.url);
   const an = uniqueName('队甲'), bn = uniqueName('队乙');
@@ -227,7 +227,7 @@ test('ranked dual: queue, cancel, match, surrender; the leaderboard and profiles
   await bob.context().close();
 });
 
-test('the leaderboards and a profile display', async () => {
+test('the leaderboards and a profile display', { timeout: 600_000 }, async () => {
   const page = await newPage(browser, server.url);
   const name = uniqueName('榜');
   await register(page, server.url, name);
