@@ -1,6 +1,7 @@
 // The logged-in identity (account or guest). The session itself lives in HttpOnly cookies;
 // /api/auth/me tells who we are after a reload.
 import { api, refresh } from './api.js';
+import { live } from './ws.js';
 
 const listeners = new Set();
 
@@ -15,7 +16,13 @@ function normalize(d) {
 export const session = {
   me: null,
   onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
-  set(me) { this.me = me; for (const f of listeners) f(me); },
+  set(me) {
+    const changed = (this.me && this.me.id) !== (me && me.id);
+    this.me = me;
+    // The socket is authenticated at its upgrade: a new identity needs a new socket.
+    if (changed) live.disconnect();
+    for (const f of listeners) f(me);
+  },
   async load() {
     try {
       this.set(normalize(await api('GET', '/api/auth/me')));

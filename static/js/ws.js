@@ -55,6 +55,8 @@ class Live {
   }
   disconnect() {
     this.wanted = false;
+    this.everConnected = false;
+    this.hello = null;
     clearTimeout(this.timer);
     if (this.ws) { const ws = this.ws; this.ws = null; this.open = false; ws.close(); }
   }

@@ -69,7 +69,22 @@ export async function render(main) {
     onsubmit: (ev) => { ev.preventDefault(); const c = codeInput.value.trim(); if (c) navigate('/join/' + encodeURIComponent(c)); },
   }, codeInput, h('button.btn', { type: 'submit' }, t('join')));
 
+  // Games in progress where we hold a seat (from the socket's hello): resume after a reload.
+  const resumeBox = h('section.panel.play-card', { hidden: true, 'data-testid': 'resume' });
+  if (me) {
+    live.ready().then(() => {
+      const rooms = (live.hello && live.hello.rooms) || [];
+      if (!rooms.length) return;
+      resumeBox.hidden = false;
+      clear(resumeBox, h('h2', t('my_games'), h('span.tag', t('in_progress'))),
+        ...rooms.map(r => h('div.row', { style: { marginTop: '6px' } },
+          h('span.grow', `#${r.game ?? r.room} · ${t('phase_' + (r.phase === 'deploying' ? 'deploy' : r.phase))} · ${(r.seats || []).map(seatName).join('+')}`),
+          h('a.btn.small.primary', { href: '#/room/' + r.room }, t('resume')))));
+    });
+  }
+
   const left = h('div.stack',
+    resumeBox,
     h('section.panel.play-card',
       h('h2', t('practice')),
       h('p.muted.small', t('practice_desc')),
