@@ -25,6 +25,8 @@ enum Command {
     },
     /// Bot-against-bot tournament (teams swapped, deployments reused in pairs).
     Selfplay(siguo::cli::selfplay::SelfplayArgs),
+    /// Load test a running server on loopback: simulated guests play games (or hold idle sockets).
+    Loadtest(siguo::cli::loadtest::LoadtestArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Command::Migrate => migrate(),
         Command::Rules { cmd, seat } => std::process::exit(siguo::cli::rules::run(&cmd, seat.as_deref())),
         Command::Selfplay(args) => std::process::exit(siguo::cli::selfplay::run(args)),
+        Command::Loadtest(args) => std::process::exit(siguo::cli::loadtest::run(args)),
     }
 }
 

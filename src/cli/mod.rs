@@ -1,3 +1,4 @@
 //! Command-line subcommands of the `siguo` binary.
+pub mod loadtest;
 pub mod rules;
 pub mod selfplay;
