@@ -93,7 +93,7 @@ pub fn run(args: LoadtestArgs) -> i32 {
             return 2;
         }
     };
-    let report = rt.block_on(async move {
+    let report = rt.block_on(async {
         if let Some(n) = args.idle {
             run_idle(&args, target, n).await
         } else {
@@ -484,9 +484,9 @@ fn http_error(what: &str, status: u16, body: &Value) -> String {
     let code = body["error"]["code"].as_str().unwrap_or("?");
     let hint = if status == 429 {
         match what {
-            "guest" => " (raise limits.guest_per_ip for the test: SIGUO_LIMITS__GUEST_PER_IP)",
-            "register" => " (raise limits.register_per_ip for the test: SIGUO_LIMITS__REGISTER_PER_IP)",
-            _ => " (raise limits.login_per_ip / login_per_account: SIGUO_LIMITS__LOGIN_PER_IP, SIGUO_LIMITS__LOGIN_PER_ACCOUNT)",
+            "guest" => " (raise limits.guest_per_ip for the test: SIGUO_LIMITS_GUEST_PER_IP)",
+            "register" => " (raise limits.register_per_ip for the test: SIGUO_LIMITS_REGISTER_PER_IP)",
+            _ => " (raise limits.login_per_ip / login_per_account: SIGUO_LIMITS_LOGIN_PER_IP, SIGUO_LIMITS_LOGIN_PER_ACCOUNT)",
         }
     } else {
         ""
