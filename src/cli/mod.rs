@@ -2,3 +2,4 @@
 pub mod loadtest;
 pub mod rules;
 pub mod selfplay;
+pub mod ladder_bench;
