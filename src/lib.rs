@@ -7,4 +7,5 @@ pub mod db;
 pub mod error;
 pub mod http;
 pub mod ladder;
+pub mod live;
 pub mod metrics;

@@ -1,0 +1,84 @@
+//! Replays and history: `GET /api/games/{id}`, `GET /api/me/games`, `GET /api/accounts/{name}/games`.
+//! A finished game shows its whole record (every piece); a game in progress only public
+//! information (the spectator view and the rank-free action list).
+use crate::app::AppState;
+use crate::auth::Identity;
+use crate::error::{AppError, AppResult};
+use crate::live::store;
+use actix_web::{get, web, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+use siguo_rules::{GameRecord, Viewer};
+use utoipa::{IntoParams, ToSchema};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(game).service(my_games).service(account_games);
+}
+
+#[derive(Debug, Deserialize, IntoParams, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    /// 1–100, default 20
+    pub limit: Option<i64>,
+    /// only games with an id below this one (for paging)
+    pub before: Option<i64>,
+}
+
+/// A game: the whole record when finished, public information while in progress.
+#[utoipa::path(get, path = "/api/games/{id}", tag = "games", responses(
+    (status = 200, description = "`{id, kind, state, options, players, result, record, public, ...}` (docs/protocol.md §10)", body = Object),
+    (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/games/{id}")]
+pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let g = state.db.run(move |c| store::load_game(c, id)).await?;
+    let finished = g.state == "finished";
+    let (record, public) = match (&g.deployments, finished) {
+        (Some(d), true) => (
+            json!(GameRecord { options: g.options, deployments: d.clone(), actions: g.actions.clone() }),
+            serde_json::Value::Null,
+        ),
+        (Some(d), false) => {
+            let rec = GameRecord { options: g.options, deployments: d.clone(), actions: g.actions.clone() };
+            let view = rec.replay().map(|game| json!(game.view(Viewer::Spectator))).unwrap_or(serde_json::Value::Null);
+            (serde_json::Value::Null, json!({"view": view, "actions": g.actions}))
+        }
+        (None, _) => (serde_json::Value::Null, json!({"view": null, "actions": []})),
+    };
+    Ok(HttpResponse::Ok().json(json!({
+        "id": g.id, "kind": g.kind, "state": g.state, "options": g.options,
+        "created_at": g.created_at, "started_at": g.started_at, "finished_at": g.finished_at,
+        "players": g.players, "result": g.result, "record": record, "public": public,
+    })))
+}
+
+/// Your games, newest first.
+#[utoipa::path(get, path = "/api/me/games", tag = "games", params(Page), responses(
+    (status = 200, description = "list of `{id, kind, state, seat, seats, result, team_result, escaped, surrendered, created_at, finished_at}`", body = Object),
+    (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/me/games")]
+pub async fn my_games(state: web::Data<AppState>, who: Identity, q: web::Query<Page>) -> AppResult<HttpResponse> {
+    let (account, limit, before) = (who.account_id, q.limit.unwrap_or(20), q.before);
+    let v = state.db.run(move |c| store::list_games(c, account, limit, before)).await?;
+    Ok(HttpResponse::Ok().json(v))
+}
+
+/// An account's games, newest first.
+#[utoipa::path(get, path = "/api/accounts/{name}/games", tag = "games", params(Page), responses(
+    (status = 200, description = "same items as /api/me/games", body = Object),
+    (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/accounts/{name}/games")]
+pub async fn account_games(state: web::Data<AppState>, path: web::Path<String>, q: web::Query<Page>) -> AppResult<HttpResponse> {
+    let (name, limit, before) = (path.into_inner(), q.limit.unwrap_or(20), q.before);
+    if name.chars().count() > 64 {
+        return Err(AppError::NotFound { what: "account" });
+    }
+    let v = state
+        .db
+        .run(move |c| {
+            let id = store::account_id_by_name(c, &name)?;
+            store::list_games(c, id, limit, before)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(v))
+}

@@ -1,0 +1,70 @@
+//! Rooms over HTTP (`GET/POST /api/rooms`) and the WebSocket endpoint `GET /api/ws`.
+use crate::app::AppState;
+use crate::auth::Identity;
+use crate::error::{AppError, AppResult};
+use crate::live::{socket, Who};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+use utoipa::ToSchema;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(list_rooms).service(create_room).service(ws);
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRoom {
+    /// listed in the lobby (default true); private rooms are joined by invite code
+    pub public: Option<bool>,
+    /// any subset of the room options (rules.md §10); missing ones take their defaults
+    #[schema(value_type = Object)]
+    pub options: Option<serde_json::Value>,
+}
+
+/// Open public rooms waiting for players.
+#[utoipa::path(get, path = "/api/rooms", tag = "live", responses(
+    (status = 200, description = "`[{room, host, options, seats, spectators}]` oldest first", body = Object)))]
+#[get("/api/rooms")]
+pub async fn list_rooms(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(state.live.open_rooms())
+}
+
+/// Open a casual room (you become its host); then `join_room` over the WebSocket.
+#[utoipa::path(post, path = "/api/rooms", tag = "live", request_body = CreateRoom, responses(
+    (status = 201, description = "`{room, invite}`", body = Object),
+    (status = 400, description = "`invalid_options`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
+    (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse),
+    (status = 409, description = "`too_many_rooms`", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/rooms")]
+pub async fn create_room(state: web::Data<AppState>, who: Identity, body: web::Json<CreateRoom>) -> AppResult<HttpResponse> {
+    let b = body.into_inner();
+    let options = crate::live::parse_options(b.options).map_err(|e| AppError::bad_request(e.code, e.message))?;
+    let who = Who { account_id: who.account_id, name: who.name, guest: who.guest };
+    let (room, invite) = state.live.create_room(&who, b.public.unwrap_or(true), options)?;
+    Ok(HttpResponse::Created().json(json!({"room": room, "invite": invite})))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct WsQuery {
+    pub token: Option<String>,
+}
+
+/// The live-play WebSocket (docs/protocol.md). Auth: `siguo_access` cookie, bearer token, or `?token=`.
+#[utoipa::path(get, path = "/api/ws", tag = "live", responses(
+    (status = 101, description = "switching protocols"),
+    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`", body = crate::http::openapi::ErrorResponse),
+    (status = 403, description = "`origin_not_allowed`", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/ws")]
+pub async fn ws(state: web::Data<AppState>, req: HttpRequest, body: web::Payload) -> Result<HttpResponse, actix_web::Error> {
+    let token = crate::auth::access_token_of(&req).or_else(|| {
+        web::Query::<WsQuery>::from_query(req.query_string()).ok().and_then(|q| q.into_inner().token)
+    });
+    let token = token.ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
+    let id = state.auth.verify_access(&token)?;
+    if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
+        return Err(AppError::forbidden("origin_not_allowed", "this origin may not open a WebSocket").into());
+    }
+    let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
+    socket::start(&req, body, state.live.clone(), who)
+}

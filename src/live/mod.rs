@@ -1,0 +1,397 @@
+//! Live play: rooms, games in progress, the WebSocket protocol (docs/protocol.md).
+//!
+//! Shape: every room (a table: seats, options, spectators, chat and, once started, its game) is
+//! owned by one tokio task ([`room`]) with an mpsc command channel; nothing else touches it. A
+//! socket ([`socket`]) parses frames into typed commands ([`protocol`]) and sends them to the room
+//! task; the room task applies them with the rules engine, commits the change to the database
+//! ([`store`]) and only then sends each receiver its own redacted view. Bots are seat drivers that
+//! go through the same command channel. At start-up [`Live::restore`] reloads unfinished games.
+pub mod finish;
+pub mod protocol;
+pub mod room;
+pub mod socket;
+pub mod store;
+
+use crate::db::Db;
+use crate::error::{AppError, AppResult};
+use protocol::{ClientId, ProtoError};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use siguo_bots::Level;
+use siguo_rules::{Options, Seat};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, watch, Notify};
+
+/// Kind of game (ladder.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    Ranked,
+    RankedDual,
+    Casual,
+    Practice,
+}
+
+impl GameKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameKind::Ranked => "ranked",
+            GameKind::RankedDual => "ranked_dual",
+            GameKind::Casual => "casual",
+            GameKind::Practice => "practice",
+        }
+    }
+    pub fn parse(s: &str) -> Option<GameKind> {
+        Some(match s {
+            "ranked" => GameKind::Ranked,
+            "ranked_dual" => GameKind::RankedDual,
+            "casual" => GameKind::Casual,
+            "practice" => GameKind::Practice,
+            _ => return None,
+        })
+    }
+    pub fn is_ranked(self) -> bool {
+        matches!(self, GameKind::Ranked | GameKind::RankedDual)
+    }
+}
+
+/// Who sits on a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SeatOccupant {
+    Account { account_id: i64, name: String, guest: bool },
+    Bot { level: Level },
+}
+
+impl SeatOccupant {
+    pub fn account_id(&self) -> Option<i64> {
+        match self {
+            SeatOccupant::Account { account_id, .. } => Some(*account_id),
+            SeatOccupant::Bot { .. } => None,
+        }
+    }
+}
+
+/// A connected person (from the auth identity).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Who {
+    pub account_id: i64,
+    pub name: String,
+    pub guest: bool,
+}
+
+/// Live-play settings (section `[live]` of the config; defaults here).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LiveConfig {
+    /// Origins allowed to open a WebSocket (besides the server's own origin).
+    pub allowed_origins: Vec<String>,
+    /// Extra seconds added to every clock when a game is restored after a restart.
+    pub restore_grace_seconds: u32,
+    /// How long a finished room stays open (for its chat and last view).
+    pub finished_room_seconds: u32,
+    /// Bot thinking budget per move, ms.
+    pub bot_budget_ms: u64,
+    /// Events kept per game for resync.
+    pub resync_log: usize,
+}
+
+impl Default for LiveConfig {
+    fn default() -> Self {
+        LiveConfig {
+            allowed_origins: vec![],
+            restore_grace_seconds: 15,
+            finished_room_seconds: 300,
+            bot_budget_ms: 300,
+            resync_log: 128,
+        }
+    }
+}
+
+/// Outbound half of one socket: bounded; on overflow the socket is told to close.
+#[derive(Clone)]
+pub struct ClientTx {
+    pub conn_id: u64,
+    pub account_id: i64,
+    tx: mpsc::Sender<Arc<str>>,
+    kill: Arc<Notify>,
+}
+
+impl ClientTx {
+    pub fn send_text(&self, text: Arc<str>) {
+        match self.tx.try_send(text) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => self.kill.notify_one(),
+            Err(mpsc::error::TrySendError::Closed(_)) => {}
+        }
+    }
+    pub fn send(&self, v: &Value) {
+        self.send_text(Arc::from(v.to_string()))
+    }
+}
+
+/// Outbound queue length per socket.
+pub const OUTBOUND_QUEUE: usize = 256;
+
+/// Make a socket's outbound channel: the sender side for rooms, the receiver and kill switch for
+/// the socket task.
+pub fn client_channel(conn_id: u64, account_id: i64) -> (ClientTx, mpsc::Receiver<Arc<str>>, Arc<Notify>) {
+    let (tx, rx) = mpsc::channel(OUTBOUND_QUEUE);
+    let kill = Arc::new(Notify::new());
+    (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
+}
+
+/// Remembered action ids per account (idempotency).
+#[derive(Default)]
+struct RecentIds {
+    order: VecDeque<ClientId>,
+    acks: HashMap<ClientId, Value>,
+}
+
+const RECENT_IDS: usize = 256;
+
+pub(crate) struct Inner {
+    pub db: Db,
+    pub config: LiveConfig,
+    rooms: Mutex<HashMap<String, room::RoomHandle>>,
+    invites: Mutex<HashMap<String, String>>,
+    games: Mutex<HashMap<i64, String>>,
+    summaries: Mutex<HashMap<String, Value>>,
+    accounts: Mutex<HashMap<i64, Vec<ClientTx>>>,
+    recent: Mutex<HashMap<i64, RecentIds>>,
+    next_conn: AtomicU64,
+    shutdown: watch::Sender<bool>,
+    runtime: tokio::runtime::Handle,
+}
+
+/// Cloneable handle to live play (in `AppState`).
+#[derive(Clone)]
+pub struct Live {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl Live {
+    /// Must be called inside a tokio runtime; room tasks are spawned on it.
+    pub fn new(db: Db, config: LiveConfig) -> Live {
+        let (shutdown, _) = watch::channel(false);
+        Live {
+            inner: Arc::new(Inner {
+                db,
+                config,
+                rooms: Mutex::default(),
+                invites: Mutex::default(),
+                games: Mutex::default(),
+                summaries: Mutex::default(),
+                accounts: Mutex::default(),
+                recent: Mutex::default(),
+                next_conn: AtomicU64::new(1),
+                shutdown,
+                runtime: tokio::runtime::Handle::current(),
+            }),
+        }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+    pub fn config(&self) -> &LiveConfig {
+        &self.inner.config
+    }
+
+    /// Stop every room task (used when the server stops; games resume from the database).
+    pub fn shutdown(&self) {
+        let _ = self.inner.shutdown.send(true);
+        self.inner.rooms.lock().unwrap().clear();
+    }
+
+    pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.inner.shutdown.subscribe()
+    }
+
+    pub(crate) fn spawn<F: std::future::Future<Output = ()> + Send + 'static>(&self, f: F) {
+        self.inner.runtime.spawn(f);
+    }
+
+    pub fn next_conn_id(&self) -> u64 {
+        self.inner.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    // ---- registry ----
+
+    pub(crate) fn register(&self, id: &str, invite: Option<&str>, game: Option<i64>, h: room::RoomHandle) {
+        self.inner.rooms.lock().unwrap().insert(id.to_string(), h);
+        if let Some(inv) = invite {
+            self.inner.invites.lock().unwrap().insert(inv.to_string(), id.to_string());
+        }
+        if let Some(g) = game {
+            self.inner.games.lock().unwrap().insert(g, id.to_string());
+        }
+    }
+    pub(crate) fn set_game(&self, id: &str, game: i64) {
+        self.inner.games.lock().unwrap().insert(game, id.to_string());
+    }
+    pub(crate) fn unregister(&self, id: &str, invite: Option<&str>, game: Option<i64>) {
+        self.inner.rooms.lock().unwrap().remove(id);
+        self.inner.summaries.lock().unwrap().remove(id);
+        if let Some(inv) = invite {
+            self.inner.invites.lock().unwrap().remove(inv);
+        }
+        if let Some(g) = game {
+            self.inner.games.lock().unwrap().remove(&g);
+        }
+    }
+    pub fn room(&self, id: &str) -> Option<room::RoomHandle> {
+        self.inner.rooms.lock().unwrap().get(id).cloned()
+    }
+    pub fn room_by_invite(&self, invite: &str) -> Option<String> {
+        self.inner.invites.lock().unwrap().get(&invite.to_uppercase()).cloned()
+    }
+    pub fn room_by_game(&self, game: i64) -> Option<String> {
+        self.inner.games.lock().unwrap().get(&game).cloned()
+    }
+    /// Summary of a public waiting room for listings (`None` removes it).
+    pub(crate) fn set_summary(&self, id: &str, summary: Option<Value>) {
+        let mut s = self.inner.summaries.lock().unwrap();
+        match summary {
+            Some(v) => s.insert(id.to_string(), v),
+            None => s.remove(id),
+        };
+    }
+    /// Open public rooms (phase `waiting`), oldest first.
+    pub fn open_rooms(&self) -> Vec<Value> {
+        let s = self.inner.summaries.lock().unwrap();
+        let mut v: Vec<Value> = s.values().cloned().collect();
+        v.sort_by_key(|r| r["created"].as_i64().unwrap_or(0));
+        v.into_iter()
+            .map(|mut r| {
+                if let Some(o) = r.as_object_mut() {
+                    o.remove("created");
+                }
+                r
+            })
+            .collect()
+    }
+
+    // ---- accounts' sockets ----
+
+    pub(crate) fn add_socket(&self, tx: ClientTx) {
+        self.inner.accounts.lock().unwrap().entry(tx.account_id).or_default().push(tx);
+    }
+    pub(crate) fn remove_socket(&self, account_id: i64, conn_id: u64) {
+        let mut a = self.inner.accounts.lock().unwrap();
+        if let Some(v) = a.get_mut(&account_id) {
+            v.retain(|t| t.conn_id != conn_id);
+            if v.is_empty() {
+                a.remove(&account_id);
+            }
+        }
+    }
+    /// Send a message to every socket of an account (e.g. the ladder's `match_found`).
+    pub fn notify_account(&self, account_id: i64, msg: &Value) {
+        let text: Arc<str> = Arc::from(msg.to_string());
+        if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
+            for t in v {
+                t.send_text(text.clone());
+            }
+        }
+    }
+    pub fn is_online(&self, account_id: i64) -> bool {
+        self.inner.accounts.lock().unwrap().contains_key(&account_id)
+    }
+
+    // ---- idempotency ----
+
+    /// The ack already sent for this (account, id), if any.
+    pub fn seen_id(&self, account_id: i64, id: &Option<ClientId>) -> Option<Value> {
+        let id = id.as_ref()?;
+        let r = self.inner.recent.lock().unwrap();
+        let mut ack = r.get(&account_id)?.acks.get(id)?.clone();
+        ack["duplicate"] = Value::Bool(true);
+        Some(ack)
+    }
+    pub fn remember_id(&self, account_id: i64, id: &Option<ClientId>, ack: &Value) {
+        let Some(id) = id else { return };
+        let mut r = self.inner.recent.lock().unwrap();
+        let e = r.entry(account_id).or_default();
+        if e.acks.insert(id.clone(), ack.clone()).is_none() {
+            e.order.push_back(id.clone());
+            if e.order.len() > RECENT_IDS {
+                if let Some(old) = e.order.pop_front() {
+                    e.acks.remove(&old);
+                }
+            }
+        }
+    }
+
+    // ---- creating rooms and games ----
+
+    /// Open a casual room hosted by `host` (not seated).
+    pub fn create_room(&self, host: &Who, public: bool, options: Options) -> AppResult<(String, String)> {
+        options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
+        let hosted = self
+            .inner
+            .summaries
+            .lock()
+            .unwrap()
+            .values()
+            .filter(|s| s["host_id"].as_i64() == Some(host.account_id))
+            .count();
+        if hosted >= 3 {
+            return Err(AppError::conflict("too_many_rooms", "you already host 3 open rooms"));
+        }
+        Ok(room::spawn_waiting(self, host, public, options))
+    }
+
+    /// Create a game directly in its deployment phase (ranked matches, practice). Returns the
+    /// game id and its room id (`"g<id>"`). The game row and seats are committed before this returns.
+    pub async fn create_game(
+        &self,
+        kind: GameKind,
+        seats: [SeatOccupant; 4],
+        options: Options,
+    ) -> AppResult<(i64, String)> {
+        options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
+        room::spawn_game(self, kind, seats, options).await
+    }
+
+    /// Reload every unfinished game from the database and resume it (clocks re-armed + grace).
+    pub async fn restore(&self) -> AppResult<usize> {
+        let stored = self.db().run(store::load_unfinished).await?;
+        let n = stored.len();
+        for g in stored {
+            let id = g.id;
+            if let Err(e) = room::spawn_restored(self, g) {
+                tracing::error!(game = id, error = %e, "could not restore game");
+            }
+        }
+        Ok(n)
+    }
+
+    /// Rooms where `account_id` holds a seat and the game is not finished (for `hello`).
+    pub async fn rooms_of(&self, account_id: i64) -> Vec<Value> {
+        let handles: Vec<room::RoomHandle> = self.inner.rooms.lock().unwrap().values().cloned().collect();
+        let mut out = vec![];
+        for h in handles {
+            if let Some(v) = h.seats_of(account_id).await {
+                out.push(v);
+            }
+        }
+        out
+    }
+}
+
+/// Parse room options from a client's JSON (missing → defaults), validated.
+pub fn parse_options(v: Option<Value>) -> Result<Options, ProtoError> {
+    let o: Options = match v {
+        None | Some(Value::Null) => Options::default(),
+        Some(v) => serde_json::from_value(v).map_err(|e| ProtoError::new("invalid_options", e.to_string()))?,
+    };
+    o.validate().map_err(|e| ProtoError::new("invalid_options", e.to_string()))?;
+    Ok(o)
+}
+
+pub fn seat_letter(s: Seat) -> String {
+    s.letter().to_string()
+}

@@ -1,0 +1,207 @@
+//! One WebSocket session (actix-ws): frame cap, message-rate limit, ping/silence, a bounded
+//! outbound queue, and routing of parsed messages to the lobby or to room tasks.
+use super::protocol::{self, now_ms, ClientId, ClientMsg, ProtoError};
+use super::room::Cmd;
+use super::{client_channel, GameKind, Live, SeatOccupant, Who};
+use actix_web::{web, HttpRequest, HttpResponse};
+use actix_ws::{AggregatedMessage, CloseCode, CloseReason};
+use serde_json::json;
+use siguo_bots::Level;
+use siguo_rules::Seat;
+use std::collections::{HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+pub const MAX_FRAME: usize = 8 * 1024;
+pub const RATE_MESSAGES: usize = 100;
+pub const RATE_WINDOW: Duration = Duration::from_secs(20);
+pub const PING_EVERY: Duration = Duration::from_secs(5);
+pub const SILENCE: Duration = Duration::from_secs(30);
+
+/// Is this request's `Origin` (if any) allowed? The server's own origin always is.
+pub fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
+    let Some(origin) = req.headers().get("origin").and_then(|o| o.to_str().ok()) else { return true };
+    if allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let host = req.connection_info().host().to_string();
+    let bare = origin.split("://").nth(1).unwrap_or("");
+    bare.eq_ignore_ascii_case(&host)
+}
+
+/// Upgrade an authenticated request and run the session.
+pub fn start(req: &HttpRequest, body: web::Payload, live: Live, who: Who) -> Result<HttpResponse, actix_web::Error> {
+    let (resp, session, stream) = actix_ws::handle(req, body)?;
+    let stream = stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
+    actix_web::rt::spawn(run(live, who, session, stream));
+    Ok(resp)
+}
+
+async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: actix_ws::AggregatedMessageStream) {
+    let conn_id = live.next_conn_id();
+    let (tx, mut rx, kill) = client_channel(conn_id, who.account_id);
+    live.add_socket(tx.clone());
+    let mut joined: HashSet<String> = HashSet::new();
+    let mut times: VecDeque<Instant> = VecDeque::new();
+    let mut last_seen = Instant::now();
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.tick().await;
+
+    let rooms = live.rooms_of(who.account_id).await;
+    tx.send(&json!({"type": "hello", "account": {"id": who.account_id, "name": who.name, "guest": who.guest},
+                     "server_time": now_ms(), "rooms": rooms}));
+
+    let close: Option<CloseReason> = loop {
+        tokio::select! {
+            biased;
+            _ = kill.notified() => {
+                break Some(CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) });
+            }
+            out = rx.recv() => match out {
+                Some(text) => {
+                    if session.text(text.to_string()).await.is_err() { break None; }
+                }
+                None => break None,
+            },
+            _ = ping.tick() => {
+                if last_seen.elapsed() > SILENCE {
+                    break Some(CloseReason { code: CloseCode::Policy, description: Some("silent for too long".into()) });
+                }
+                if session.ping(b"").await.is_err() { break None; }
+            }
+            msg = stream.recv() => {
+                let Some(msg) = msg else { break None };
+                last_seen = Instant::now();
+                match msg {
+                    Err(actix_ws::ProtocolError::Overflow) => {
+                        break Some(CloseReason { code: CloseCode::Size, description: Some("frame larger than 8 KiB".into()) });
+                    }
+                    Err(_) => break Some(CloseReason { code: CloseCode::Protocol, description: None }),
+                    Ok(AggregatedMessage::Ping(b)) => { let _ = session.pong(&b).await; }
+                    Ok(AggregatedMessage::Pong(_)) => {}
+                    Ok(AggregatedMessage::Close(_)) => break None,
+                    Ok(m @ (AggregatedMessage::Text(_) | AggregatedMessage::Binary(_))) => {
+                        let now = Instant::now();
+                        while times.front().is_some_and(|t| now.duration_since(*t) > RATE_WINDOW) {
+                            times.pop_front();
+                        }
+                        times.push_back(now);
+                        if times.len() > RATE_MESSAGES {
+                            break Some(CloseReason { code: CloseCode::Policy, description: Some("rate limit".into()) });
+                        }
+                        match m {
+                            AggregatedMessage::Text(text) => {
+                                if text.len() > MAX_FRAME {
+                                    break Some(CloseReason { code: CloseCode::Size, description: Some("message larger than 8 KiB".into()) });
+                                }
+                                handle_text(&live, &who, &tx, &mut joined, &text).await;
+                            }
+                            _ => tx.send(&protocol::error(&None, &ProtoError::new("binary_not_supported", "send JSON text frames"))),
+                        }
+                    }
+                }
+            }
+        }
+    };
+    live.remove_socket(who.account_id, conn_id);
+    for r in joined {
+        if let Some(h) = live.room(&r) {
+            h.send(Cmd::Gone { conn_id }).await;
+        }
+    }
+    let _ = session.close(close).await;
+}
+
+async fn handle_text(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut HashSet<String>, text: &str) {
+    let (id, msg) = match protocol::parse(text) {
+        Ok(x) => x,
+        Err((id, e)) => {
+            tx.send(&protocol::error(&id, &e));
+            return;
+        }
+    };
+    if let Err(e) = route(live, who, tx, joined, &id, msg).await {
+        tx.send(&protocol::error(&id, &e));
+    }
+}
+
+async fn join(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut HashSet<String>, id: &Option<ClientId>, room: &str) -> Result<(), ProtoError> {
+    let h = live.room(room).ok_or_else(|| ProtoError::new("not_found", "no such room"))?;
+    if !h.send(Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone() }).await {
+        return Err(ProtoError::new("not_found", "no such room"));
+    }
+    joined.insert(room.to_string());
+    Ok(())
+}
+
+async fn route(
+    live: &Live,
+    who: &Who,
+    tx: &super::ClientTx,
+    joined: &mut HashSet<String>,
+    id: &Option<ClientId>,
+    msg: ClientMsg,
+) -> Result<(), ProtoError> {
+    match msg {
+        ClientMsg::Ping => {
+            tx.send(&json!({"type": "pong", "id": id, "server_time": now_ms()}));
+            Ok(())
+        }
+        ClientMsg::ListRooms => {
+            tx.send(&json!({"type": "rooms", "id": id, "rooms": live.open_rooms()}));
+            Ok(())
+        }
+        ClientMsg::CreateRoom { public, options } => {
+            if let Some(ack) = live.seen_id(who.account_id, id) {
+                tx.send(&ack);
+                return Ok(());
+            }
+            let options = super::parse_options(options)?;
+            let (room, invite) = live.create_room(who, public.unwrap_or(true), options)?;
+            let ack = protocol::ack(id, json!({"room": room, "invite": invite}));
+            live.remember_id(who.account_id, id, &ack);
+            // the creator joins its room at once (the room sends the ack)
+            join(live, who, tx, joined, id, &room).await
+        }
+        ClientMsg::StartPractice { options, level, seat } => {
+            if let Some(ack) = live.seen_id(who.account_id, id) {
+                tx.send(&ack);
+                return Ok(());
+            }
+            let options = super::parse_options(options)?;
+            let seat = seat.unwrap_or(Seat::S);
+            let level = level.unwrap_or(Level::Standard);
+            let seats: [SeatOccupant; 4] = std::array::from_fn(|i| {
+                if i == seat.index() {
+                    SeatOccupant::Account { account_id: who.account_id, name: who.name.clone(), guest: who.guest }
+                } else {
+                    SeatOccupant::Bot { level }
+                }
+            });
+            let (game, room) = live.create_game(GameKind::Practice, seats, options).await?;
+            let ack = protocol::ack(id, json!({"room": room, "game": game}));
+            live.remember_id(who.account_id, id, &ack);
+            join(live, who, tx, joined, id, &room).await
+        }
+        ClientMsg::JoinRoom { room, invite, game } => {
+            let room = match (room, invite, game) {
+                (Some(r), _, _) => r,
+                (None, Some(i), _) => live.room_by_invite(&i).ok_or_else(|| ProtoError::new("not_found", "no room with that invite code"))?,
+                (None, None, Some(g)) => live.room_by_game(g).ok_or_else(|| ProtoError::new("not_found", "that game is not being played"))?,
+                (None, None, None) => return Err(ProtoError::new("bad_message", "join_room needs \"room\", \"invite\" or \"game\"")),
+            };
+            join(live, who, tx, joined, id, &room).await
+        }
+        other => {
+            let room = other.room().unwrap_or_default().to_string();
+            let h = live.room(&room).ok_or_else(|| ProtoError::new("not_found", "no such room"))?;
+            let leaving = matches!(other, ClientMsg::LeaveRoom { .. });
+            if !h.send(Cmd::Msg { conn: tx.clone(), who: who.clone(), id: id.clone(), msg: other }).await {
+                return Err(ProtoError::new("not_found", "no such room"));
+            }
+            if leaving {
+                joined.remove(&room);
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! Database side of live play. Every accepted change is committed here before it is broadcast.
+//!
+//! `games.deployments` holds, while the game is `deploying`, the JSON of
+//! `[{"deployment": Deployment, "confirmed": bool}; 4]` (so a restart keeps confirmed set-ups);
+//! from the battle on, the JSON of `[Deployment; 4]` (the record's deployments).
+use super::finish::{self, FinishedGame};
+use super::{GameKind, SeatOccupant};
+use crate::db::schema::{accounts, game_actions, game_players, games};
+use crate::db::DbConn;
+use crate::error::{AppError, AppResult};
+use chrono::{NaiveDateTime, Utc};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use siguo_rules::{Action, Deployment, Options, Seat, Status};
+
+fn now() -> NaiveDateTime {
+    Utc::now().naive_utc()
+}
+
+fn to_json<T: Serialize>(v: &T) -> AppResult<String> {
+    serde_json::to_string(v).map_err(AppError::internal)
+}
+
+fn from_json<T: for<'a> Deserialize<'a>>(s: &str, what: &str) -> AppResult<T> {
+    serde_json::from_str(s).map_err(|e| AppError::internal(format!("stored {what}: {e}")))
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct DeploySeat {
+    pub deployment: Deployment,
+    pub confirmed: bool,
+}
+
+/// Insert a new game in its deployment phase with its four seats; returns the id.
+pub fn create_game(
+    conn: &mut DbConn,
+    kind: GameKind,
+    options: &Options,
+    seats: &[SeatOccupant; 4],
+    deploying: &[DeploySeat],
+) -> AppResult<i64> {
+    let options = to_json(options)?;
+    let deps = to_json(&deploying)?;
+    conn.transaction(|conn| {
+        let id: i64 = diesel::insert_into(games::table)
+            .values((
+                games::kind.eq(kind.as_str()),
+                games::options.eq(&options),
+                games::state.eq("deploying"),
+                games::deployments.eq(Some(&deps)),
+                games::created_at.eq(now()),
+            ))
+            .returning(games::id)
+            .get_result(conn)?;
+        for (i, occ) in seats.iter().enumerate() {
+            let (account, bot) = match occ {
+                SeatOccupant::Account { account_id, .. } => (Some(*account_id), None),
+                SeatOccupant::Bot { level } => (None, Some(serde_json::to_value(level).unwrap().as_str().unwrap().to_string())),
+            };
+            diesel::insert_into(game_players::table)
+                .values((
+                    game_players::game_id.eq(id),
+                    game_players::seat.eq(Seat::from_index(i).letter().to_string()),
+                    game_players::account_id.eq(account),
+                    game_players::bot.eq(bot),
+                    game_players::escaped.eq(false),
+                    game_players::surrendered.eq(false),
+                ))
+                .execute(conn)?;
+        }
+        Ok(id)
+    })
+}
+
+/// Save the deployment phase state (after a swap, a confirm, ...).
+pub fn save_deploying(conn: &mut DbConn, game_id: i64, deploying: &[DeploySeat]) -> AppResult<()> {
+    let deps = to_json(&deploying)?;
+    diesel::update(games::table.find(game_id))
+        .set(games::deployments.eq(Some(deps)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The battle starts with these deployments.
+pub fn start_battle(conn: &mut DbConn, game_id: i64, deployments: &[Deployment; 4]) -> AppResult<()> {
+    let deps = to_json(deployments)?;
+    diesel::update(games::table.find(game_id))
+        .set((games::state.eq("battle"), games::deployments.eq(Some(deps)), games::started_at.eq(Some(now()))))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Mark a seat escaped.
+pub fn mark_escaped(conn: &mut DbConn, game_id: i64, seat: Seat) -> AppResult<()> {
+    diesel::update(game_players::table.find((game_id, seat.letter().to_string())))
+        .set(game_players::escaped.eq(true))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Append battle actions (`first_seq`, `first_seq + 1`, ...) in one transaction; when the game is
+/// over, also write its final state and call the finish hook in the same transaction.
+pub fn append_actions(
+    conn: &mut DbConn,
+    game_id: i64,
+    first_seq: usize,
+    actions: &[Action],
+    finished: Option<&FinishedGame>,
+) -> AppResult<()> {
+    let rows: Vec<(i32, String)> = actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Ok(((first_seq + i) as i32, to_json(a)?)))
+        .collect::<AppResult<_>>()?;
+    conn.transaction(|conn| {
+        for (seq, a) in &rows {
+            diesel::insert_into(game_actions::table)
+                .values((
+                    game_actions::game_id.eq(game_id),
+                    game_actions::seq.eq(*seq),
+                    game_actions::action.eq(a),
+                    game_actions::created_at.eq(now()),
+                ))
+                .execute(conn)?;
+            if let Ok(Action::Surrender { seat }) = serde_json::from_str::<Action>(a) {
+                diesel::update(game_players::table.find((game_id, seat.letter().to_string())))
+                    .set(game_players::surrendered.eq(true))
+                    .execute(conn)?;
+            }
+        }
+        if let Some(f) = finished {
+            write_finished(conn, f)?;
+        }
+        Ok(())
+    })
+}
+
+fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<()> {
+    let result = to_json(&f.status)?;
+    let state = if f.reached_battle { "finished" } else { "aborted" };
+    diesel::update(games::table.find(f.game_id))
+        .set((games::state.eq(state), games::result.eq(Some(result)), games::finished_at.eq(Some(now()))))
+        .execute(conn)?;
+    for s in &f.seats {
+        diesel::update(game_players::table.find((f.game_id, s.seat.letter().to_string())))
+            .set((game_players::escaped.eq(s.escaped), game_players::surrendered.eq(s.surrendered)))
+            .execute(conn)?;
+    }
+    finish::on_game_finished(conn, f)
+}
+
+/// An unfinished game as stored.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub id: i64,
+    pub kind: GameKind,
+    pub options: Options,
+    pub state: String,
+    pub deploying: Option<Vec<DeploySeat>>,
+    pub deployments: Option<[Deployment; 4]>,
+    pub seats: [SeatOccupant; 4],
+    pub escaped: [bool; 4],
+    pub actions: Vec<Action>,
+}
+
+type GameRow = (i64, String, String, String, Option<String>, Option<String>, NaiveDateTime, Option<NaiveDateTime>, Option<NaiveDateTime>);
+type PlayerRow = (String, Option<i64>, Option<String>, bool, bool, Option<String>, Option<bool>);
+
+fn load_players(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<PlayerRow>> {
+    Ok(game_players::table
+        .left_join(accounts::table.on(accounts::id.nullable().eq(game_players::account_id)))
+        .filter(game_players::game_id.eq(game_id))
+        .select((
+            game_players::seat,
+            game_players::account_id,
+            game_players::bot,
+            game_players::escaped,
+            game_players::surrendered,
+            accounts::username.nullable(),
+            accounts::is_guest.nullable(),
+        ))
+        .load(conn)?)
+}
+
+fn load_actions(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<Action>> {
+    let rows: Vec<(i32, String)> = game_actions::table
+        .filter(game_actions::game_id.eq(game_id))
+        .order(game_actions::seq.asc())
+        .select((game_actions::seq, game_actions::action))
+        .load(conn)?;
+    rows.iter()
+        .enumerate()
+        .map(|(i, (seq, a))| {
+            if *seq as usize != i {
+                return Err(AppError::internal(format!("game {game_id}: action log has a gap at {i}")));
+            }
+            from_json(a, "action")
+        })
+        .collect()
+}
+
+fn seat_of(s: &str) -> AppResult<Seat> {
+    s.chars().next().and_then(Seat::from_letter).ok_or_else(|| AppError::internal(format!("bad seat {s:?}")))
+}
+
+/// Every game in `deploying` or `battle`.
+pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
+    let rows: Vec<GameRow> = games::table
+        .filter(games::state.eq_any(["deploying", "battle"]))
+        .order(games::id.asc())
+        .select((
+            games::id,
+            games::kind,
+            games::options,
+            games::state,
+            games::deployments,
+            games::result,
+            games::created_at,
+            games::started_at,
+            games::finished_at,
+        ))
+        .load(conn)?;
+    let mut out = vec![];
+    for (id, kind, options, state, deps, _, _, _, _) in rows {
+        let players = load_players(conn, id)?;
+        let mut seats: Vec<Option<SeatOccupant>> = vec![None, None, None, None];
+        let mut escaped = [false; 4];
+        for (seat, account, bot, esc, _, name, guest) in players {
+            let s = seat_of(&seat)?;
+            escaped[s.index()] = esc;
+            seats[s.index()] = Some(match (account, bot) {
+                (Some(account_id), _) => SeatOccupant::Account {
+                    account_id,
+                    name: name.unwrap_or_default(),
+                    guest: guest.unwrap_or(false),
+                },
+                (None, Some(b)) => SeatOccupant::Bot {
+                    level: b.parse().map_err(AppError::internal)?,
+                },
+                (None, None) => return Err(AppError::internal(format!("game {id}: empty seat"))),
+            });
+        }
+        let seats: Vec<SeatOccupant> = seats
+            .into_iter()
+            .map(|s| s.ok_or_else(|| AppError::internal(format!("game {id}: missing seat"))))
+            .collect::<AppResult<_>>()?;
+        let seats: [SeatOccupant; 4] = seats.try_into().map_err(|_| AppError::internal("seats"))?;
+        let (deploying, deployments) = match (state.as_str(), deps) {
+            ("deploying", Some(d)) => (Some(from_json(&d, "deploying")?), None),
+            ("battle", Some(d)) => (None, Some(from_json(&d, "deployments")?)),
+            _ => (None, None),
+        };
+        out.push(StoredGame {
+            id,
+            kind: GameKind::parse(&kind).ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
+            options: from_json(&options, "options")?,
+            actions: if state == "battle" { load_actions(conn, id)? } else { vec![] },
+            state,
+            deploying,
+            deployments,
+            seats,
+            escaped,
+        });
+    }
+    Ok(out)
+}
+
+// ---- replays and history ----
+
+/// A game as `GET /api/games/{id}` shows it (before redaction by the caller).
+pub struct LoadedGame {
+    pub id: i64,
+    pub kind: String,
+    pub state: String,
+    pub options: Options,
+    pub deployments: Option<[Deployment; 4]>,
+    pub result: Option<Status>,
+    pub created_at: NaiveDateTime,
+    pub started_at: Option<NaiveDateTime>,
+    pub finished_at: Option<NaiveDateTime>,
+    pub players: Vec<serde_json::Value>,
+    pub actions: Vec<Action>,
+}
+
+pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
+    let row: Option<GameRow> = games::table
+        .find(id)
+        .select((
+            games::id,
+            games::kind,
+            games::options,
+            games::state,
+            games::deployments,
+            games::result,
+            games::created_at,
+            games::started_at,
+            games::finished_at,
+        ))
+        .first(conn)
+        .optional()?;
+    let Some((id, kind, options, state, deps, result, created_at, started_at, finished_at)) = row else {
+        return Err(AppError::NotFound { what: "game" });
+    };
+    let players = load_players(conn, id)?
+        .into_iter()
+        .map(|(seat, account_id, bot, escaped, surrendered, name, guest)| {
+            serde_json::json!({"seat": seat, "account_id": account_id, "name": name, "guest": guest.unwrap_or(false),
+                               "bot": bot, "escaped": escaped, "surrendered": surrendered})
+        })
+        .collect();
+    let deployments = match (state.as_str(), deps) {
+        ("battle" | "finished", Some(d)) => Some(from_json(&d, "deployments")?),
+        _ => None,
+    };
+    Ok(LoadedGame {
+        id,
+        kind,
+        options: from_json(&options, "options")?,
+        deployments,
+        result: result.map(|r| from_json(&r, "result")).transpose()?,
+        created_at,
+        started_at,
+        finished_at,
+        players,
+        actions: if deployments_present(&state) { load_actions(conn, id)? } else { vec![] },
+        state,
+    })
+}
+
+fn deployments_present(state: &str) -> bool {
+    matches!(state, "battle" | "finished")
+}
+
+/// Games of an account, newest first (`before`: only ids below it).
+pub fn list_games(conn: &mut DbConn, account_id: i64, limit: i64, before: Option<i64>) -> AppResult<Vec<serde_json::Value>> {
+    let mut q = game_players::table
+        .inner_join(games::table)
+        .filter(game_players::account_id.eq(account_id))
+        .into_boxed();
+    if let Some(b) = before {
+        q = q.filter(games::id.lt(b));
+    }
+    let rows: Vec<(i64, String, String, Option<String>, String, NaiveDateTime, Option<NaiveDateTime>, bool, bool)> = q
+        .order(games::id.desc())
+        .limit(limit.clamp(1, 100) * 2)
+        .select((
+            games::id,
+            games::kind,
+            games::state,
+            games::result,
+            game_players::seat,
+            games::created_at,
+            games::finished_at,
+            game_players::escaped,
+            game_players::surrendered,
+        ))
+        .load(conn)?;
+    // group dual-control rows (two seats, one game)
+    let mut out: Vec<serde_json::Value> = vec![];
+    for (id, kind, state, result, seat, created_at, finished_at, escaped, surrendered) in rows {
+        if let Some(last) = out.last_mut() {
+            if last["id"].as_i64() == Some(id) {
+                if let Some(a) = last["seats"].as_array_mut() {
+                    a.push(seat.clone().into());
+                }
+                continue;
+            }
+        }
+        if out.len() as i64 >= limit.clamp(1, 100) {
+            break;
+        }
+        let result: Option<Status> = result.and_then(|r| serde_json::from_str(&r).ok());
+        let s = seat_of(&seat)?;
+        let team_result = result.map(|r| match r {
+            Status::Won { winner, .. } if winner == s.team() => "win",
+            Status::Won { .. } => "loss",
+            Status::Draw { .. } => "draw",
+            Status::Ongoing => "ongoing",
+        });
+        out.push(serde_json::json!({
+            "id": id, "kind": kind, "state": state, "seat": seat, "seats": [seat],
+            "result": result, "team_result": team_result, "escaped": escaped, "surrendered": surrendered,
+            "created_at": created_at, "finished_at": finished_at,
+        }));
+    }
+    Ok(out)
+}
+
+pub fn account_id_by_name(conn: &mut DbConn, name: &str) -> AppResult<i64> {
+    accounts::table
+        .filter(accounts::username_key.eq(name.to_lowercase()))
+        .select(accounts::id)
+        .first(conn)
+        .optional()?
+        .ok_or(AppError::NotFound { what: "account" })
+}
+
+/// A saved formation of `account` (for `load_formation`).
+pub fn load_formation(conn: &mut DbConn, account: i64, id: i64) -> AppResult<siguo_rules::Formation> {
+    use crate::db::schema::formations;
+    let data: Option<String> = formations::table
+        .filter(formations::id.eq(id).and(formations::account_id.eq(account)))
+        .select(formations::data)
+        .first(conn)
+        .optional()?;
+    from_json(&data.ok_or(AppError::NotFound { what: "formation" })?, "formation")
+}
