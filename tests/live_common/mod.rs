@@ -1,0 +1,305 @@
+//! WebSocket test client for the live-play tests (tokio-tungstenite against the real server),
+//! and the hidden-information scanner applied to every frame a client receives.
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::collections::{BTreeSet, VecDeque};
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::common::TestApp;
+
+pub const WAIT: Duration = Duration::from_secs(60);
+
+pub struct Client {
+    pub name: String,
+    pub account_id: i64,
+    pub token: String,
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    queue: VecDeque<Value>,
+    /// every frame received, in order
+    pub frames: Vec<Value>,
+    next_id: u64,
+    /// seats this client controls in the game under test (for the hidden-rank scan)
+    pub seats: BTreeSet<char>,
+    pub closed: Option<(u16, String)>,
+}
+
+/// A fresh registered account: (name, account id, access token).
+pub async fn account(app: &TestApp, prefix: &str) -> (String, i64, String) {
+    let (_c, s) = app.new_account(prefix).await;
+    (
+        s["account"]["username"].as_str().unwrap().to_string(),
+        s["account"]["id"].as_i64().unwrap(),
+        s["access_token"].as_str().unwrap().to_string(),
+    )
+}
+
+pub async fn guest(app: &TestApp) -> (String, i64, String) {
+    let (_c, s) = app.new_guest().await;
+    (
+        s["account"]["username"].as_str().unwrap().to_string(),
+        s["account"]["id"].as_i64().unwrap(),
+        s["access_token"].as_str().unwrap().to_string(),
+    )
+}
+
+impl Client {
+    pub async fn connect(app: &TestApp, who: &(String, i64, String)) -> Client {
+        let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("websocket connect");
+        let mut c = Client {
+            name: who.0.clone(),
+            account_id: who.1,
+            token: who.2.clone(),
+            ws,
+            queue: VecDeque::new(),
+            frames: vec![],
+            next_id: 1,
+            seats: BTreeSet::new(),
+            closed: None,
+        };
+        let hello = c.next_of("hello").await;
+        assert_eq!(hello["account"]["id"].as_i64(), Some(who.1));
+        c
+    }
+
+    pub async fn new(app: &TestApp, prefix: &str) -> Client {
+        let who = account(app, prefix).await;
+        Client::connect(app, &who).await
+    }
+
+    pub async fn send_raw(&mut self, m: Message) {
+        self.ws.send(m).await.expect("send");
+    }
+
+    /// Send, reporting a closed socket instead of panicking.
+    pub async fn send_checked(&mut self, v: &Value) -> Result<(), ()> {
+        self.ws.send(Message::text(v.to_string())).await.map_err(|_| ())
+    }
+
+    pub async fn send(&mut self, v: &Value) {
+        self.send_raw(Message::text(v.to_string())).await;
+    }
+
+    /// Read one frame from the socket (None when closed).
+    async fn read(&mut self) -> Option<Value> {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next()).await.expect("timed out waiting for a frame");
+            match m {
+                None => return None,
+                Some(Err(_)) => return None,
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).expect("server sent JSON");
+                    self.frames.push(v.clone());
+                    return Some(v);
+                }
+                Some(Ok(Message::Close(f))) => {
+                    self.closed = Some(f.map(|f| (u16::from(f.code), f.reason.to_string())).unwrap_or((1005, String::new())));
+                    return None;
+                }
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// Next message (queued first).
+    pub async fn next(&mut self) -> Value {
+        if let Some(v) = self.queue.pop_front() {
+            return v;
+        }
+        self.read().await.expect("socket closed")
+    }
+
+    /// Wait for a message matching `pred`; others stay queued in order.
+    pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.queue.iter().position(|v| pred(v)) {
+            return self.queue.remove(i).unwrap();
+        }
+        loop {
+            let v = self.read().await.expect("socket closed while waiting");
+            if pred(&v) {
+                return v;
+            }
+            self.queue.push_back(v);
+        }
+    }
+
+    pub async fn next_of(&mut self, ty: &str) -> Value {
+        let ty = ty.to_string();
+        self.wait_for(move |v| v["type"] == ty.as_str()).await
+    }
+
+    /// Drop queued messages.
+    pub fn clear(&mut self) {
+        self.queue.clear();
+    }
+
+    /// Send an action with a fresh id; Ok(ack) or Err(error message).
+    pub async fn act(&mut self, mut v: Value) -> Result<Value, Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        v["id"] = json!(id);
+        self.send(&v).await;
+        let r = self.wait_for(move |m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id)).await;
+        if r["type"] == "ack" { Ok(r) } else { Err(r) }
+    }
+
+    /// Like `act` but with a given id (for idempotency tests).
+    pub async fn act_with_id(&mut self, mut v: Value, id: Value) -> Result<Value, Value> {
+        v["id"] = id.clone();
+        self.send(&v).await;
+        let r = self.wait_for(move |m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == id).await;
+        if r["type"] == "ack" { Ok(r) } else { Err(r) }
+    }
+
+    pub async fn expect_err(&mut self, v: Value, code: &str) -> Value {
+        match self.act(v.clone()).await {
+            Ok(a) => panic!("{v} was accepted ({a}), expected {code}"),
+            Err(e) => {
+                assert_eq!(e["code"], code, "{v} → {e}");
+                e
+            }
+        }
+    }
+
+    /// Wait until the socket is closed by the server; returns the close code.
+    pub async fn wait_closed(&mut self) -> u16 {
+        while self.read().await.is_some() {}
+        self.closed.as_ref().map(|c| c.0).unwrap_or(1006)
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+
+    /// Scan every frame received so far for a rank this client may not see.
+    pub fn assert_no_hidden_ranks(&self) {
+        for f in &self.frames {
+            if let Some(bad) = hidden_rank_in(f, &self.seats) {
+                panic!("{} (seats {:?}) received a hidden rank {bad} in {f}", self.name, self.seats);
+            }
+        }
+    }
+}
+
+/// A rank in `frame` that a viewer controlling `seats` must not see (four_dark), if any.
+/// Allowed: own pieces; a flag whose seat's flag is revealed in the same frame's view; anything
+/// in a frame whose view says the game is over (full reveal).
+pub fn hidden_rank_in(frame: &Value, seats: &BTreeSet<char>) -> Option<String> {
+    let view = &frame["view"];
+    let over = view.is_object() && view["status"]["state"] != "ongoing";
+    let revealed: BTreeSet<char> = view["flags_revealed"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|s| s.as_str()?.chars().next()).collect())
+        .unwrap_or_default();
+    let mut bad = None;
+    walk(frame, &mut |key, v| {
+        // a piece with a rank: "S9", "EF", ...
+        if let Some(s) = v.as_str() {
+            let c: Vec<char> = s.chars().collect();
+            if c.len() == 2 && "NESW".contains(c[0]) && "123456789BMF".contains(c[1]) && !seats.contains(&c[0]) {
+                let ok = over || (c[1] == 'F' && revealed.contains(&c[0]));
+                if !ok && key != Some("seat") {
+                    bad = Some(s.to_string());
+                }
+            }
+        }
+        // a deployment map "pieces": {"Na1": "3", ...} outside a view: stations must be mine
+        if key == Some("pieces") && !std::ptr::eq(v, &view["pieces"]) {
+            if let Some(m) = v.as_object() {
+                for (k, r) in m {
+                    if r.as_str().is_some_and(|r| r.len() == 1) && !k.starts_with(|c: char| seats.contains(&c)) && !over {
+                        bad = Some(format!("{k}={r}"));
+                    }
+                }
+            }
+        }
+    });
+    bad
+}
+
+fn walk<'a>(v: &'a Value, f: &mut impl FnMut(Option<&str>, &'a Value)) {
+    fn go<'a>(key: Option<&str>, v: &'a Value, f: &mut impl FnMut(Option<&str>, &'a Value)) {
+        f(key, v);
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    go(Some(k), x, f);
+                }
+            }
+            Value::Array(a) => {
+                for x in a {
+                    go(None, x, f);
+                }
+            }
+            _ => {}
+        }
+    }
+    go(None, v, f)
+}
+
+/// Seats listed in a `room` / `snapshot` message's `you.seats`.
+pub fn my_seats(msg: &Value) -> BTreeSet<char> {
+    msg["you"]["seats"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|s| s.as_str()?.chars().next()).collect())
+        .unwrap_or_default()
+}
+
+/// Pick a legal move from an update/snapshot's `legal_moves` ({from: [to]}), deterministic by `k`.
+pub fn pick_move(legal: &Value, k: usize) -> Option<(String, String)> {
+    let m = legal.as_object()?;
+    let all: Vec<(String, String)> = m
+        .iter()
+        .flat_map(|(f, tos)| tos.as_array().into_iter().flatten().map(move |t| (f.clone(), t.as_str().unwrap().to_string())))
+        .collect();
+    if all.is_empty() {
+        return None;
+    }
+    Some(all[k % all.len()].clone())
+}
+
+/// Four clients seated N, E, S, W in one casual room with `options`, all ready; returns
+/// (room id, clients in seat order). The game is in its deployment phase when this returns.
+pub async fn four_player_room(app: &TestApp, options: Value) -> (String, Vec<Client>) {
+    let mut cs = vec![];
+    for p in ["n", "e", "s", "w"] {
+        cs.push(Client::new(app, &format!("lp{p}")).await);
+    }
+    let ack = cs[0].act(json!({"type": "create_room", "public": true, "options": options})).await.expect("create_room");
+    let room = ack["room"].as_str().unwrap().to_string();
+    for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
+        if i > 0 {
+            cs[i].act(json!({"type": "join_room", "room": room})).await.expect("join");
+        }
+        cs[i].act(json!({"type": "take_seat", "room": room, "seat": seat})).await.expect("take_seat");
+        cs[i].seats.insert(seat.chars().next().unwrap());
+    }
+    for c in cs.iter_mut() {
+        c.act(json!({"type": "ready", "room": room, "ready": true})).await.expect("ready");
+    }
+    for c in cs.iter_mut() {
+        let snap = c.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "deploying").await;
+        assert_eq!(my_seats(&snap), c.seats);
+    }
+    (room, cs)
+}
+
+/// Confirm every deployment and wait for the battle to start on every client.
+pub async fn confirm_all(room: &str, cs: &mut [Client]) {
+    for c in cs.iter_mut() {
+        c.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
+    }
+    for c in cs.iter_mut() {
+        c.wait_for(|m| m["type"] == "update" && m["events"].as_array().is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))).await;
+    }
+}
+
+/// The latest update/snapshot state a client has seen: returns (v, turn, legal_moves, status state).
+pub async fn latest(c: &mut Client) -> Value {
+    c.wait_for(|m| m["type"] == "update" || m["type"] == "snapshot").await
+}
