@@ -19,8 +19,8 @@ pub enum ClientId {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    Ping,
-    ListRooms,
+    Ping {},
+    ListRooms {},
     CreateRoom {
         #[serde(default)]
         public: Option<bool>,
@@ -42,6 +42,9 @@ pub enum ClientMsg {
         invite: Option<String>,
         #[serde(default)]
         game: Option<i64>,
+        /// the last version this client applied (reconnection): missed events or a snapshot
+        #[serde(default)]
+        v: Option<u64>,
     },
     LeaveRoom { room: String },
     TakeSeat { room: String, seat: Seat },
@@ -123,7 +126,7 @@ impl ClientMsg {
     pub fn room(&self) -> Option<&str> {
         use ClientMsg::*;
         match self {
-            Ping | ListRooms | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => None,
+            Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => None,
             LeaveRoom { room }
             | TakeSeat { room, .. }
             | LeaveSeat { room, .. }
@@ -253,6 +256,8 @@ mod tests {
         let (id, e) = parse(r#"{"type":"move","id":"x","room":"r","from":"Sa1"}"#).unwrap_err();
         assert_eq!((id, e.code), (Some(ClientId::Str("x".into())), "bad_message"));
         assert_eq!(parse(r#"{"type":"ping","extra":1}"#).unwrap_err().1.code, "bad_message");
+        assert_eq!(parse(r#"{"type":"chat","room":"r","text":"x","colour":1}"#).unwrap_err().1.code, "bad_message");
+        assert!(parse(r#"{"type":"ping"}"#).is_ok());
         assert_eq!(parse(r#"{"type":"move","room":"r","from":"Zz9","to":"Ca1"}"#).unwrap_err().1.code, "bad_message");
     }
 }

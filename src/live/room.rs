@@ -21,7 +21,7 @@ use tokio::sync::{mpsc, oneshot};
 /// Commands to a room task.
 pub enum Cmd {
     /// Subscribe a socket (spectator unless the person holds a seat).
-    Join { conn: ClientTx, who: Who, id: Option<ClientId> },
+    Join { conn: ClientTx, who: Who, id: Option<ClientId>, v: Option<u64> },
     /// A socket closed.
     Gone { conn_id: u64 },
     /// A client message addressed to this room.
@@ -670,13 +670,16 @@ impl Room {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Join { conn, who, id } => {
+            Cmd::Join { conn, who, id, v } => {
                 let a = who.account_id;
                 let first = !self.subs.values().any(|s| s.who.account_id == a);
-                conn.send(&protocol::ack(&id, json!({"room": self.id, "game": self.game_id})));
+                conn.send(&protocol::ack(&id, json!({"room": self.id, "game": self.game_id, "v": self.v})));
                 conn.send(&self.room_msg(a));
                 if self.phase != Phase::Waiting {
-                    conn.send(&self.snapshot(a));
+                    match v {
+                        Some(v) => self.resync_to(&conn, a, v),
+                        None => conn.send(&self.snapshot(a)),
+                    }
                 }
                 self.subs.insert(conn.conn_id, Sub { who, tx: conn });
                 self.empty_since = None;
@@ -740,6 +743,19 @@ impl Room {
             }
         }
         self.after_change().await;
+    }
+
+    /// Bring a client from version `v` to the current one: nothing, the missed events, or a snapshot.
+    fn resync_to(&self, conn: &ClientTx, account_id: i64, v: u64) {
+        let oldest = self.log.front().map(|(v, _)| v - 1);
+        match oldest {
+            _ if v == self.v => {}
+            Some(oldest) if v >= oldest && v < self.v => {
+                let events: Vec<Value> = self.log.iter().filter(|(x, _)| *x > v).flat_map(|(_, e)| e.clone()).collect();
+                conn.send(&self.update_msg(account_id, v, &events, &mut HashMap::new()));
+            }
+            _ => conn.send(&self.snapshot(account_id)),
+        }
     }
 
     fn presence_changed(&mut self) {
@@ -897,14 +913,9 @@ impl Room {
                     conn.send(&self.room_msg(who.account_id));
                     return Ok(Some(json!({})));
                 }
-                let oldest = self.log.front().map(|(v, _)| v - 1);
-                match (v, oldest) {
-                    (Some(v), _) if v == self.v => {}
-                    (Some(v), Some(oldest)) if v >= oldest && v < self.v => {
-                        let events: Vec<Value> = self.log.iter().filter(|(x, _)| *x > v).flat_map(|(_, e)| e.clone()).collect();
-                        conn.send(&self.update_msg(who.account_id, v, &events, &mut HashMap::new()));
-                    }
-                    _ => conn.send(&self.snapshot(who.account_id)),
+                match v {
+                    Some(v) => self.resync_to(conn, who.account_id, v),
+                    None => conn.send(&self.snapshot(who.account_id)),
                 }
                 Ok(Some(json!({"v": self.v})))
             }
@@ -1050,7 +1061,7 @@ impl Room {
                 self.chat(who, text, team.unwrap_or(false))?;
                 Ok(Some(json!({})))
             }
-            Ping | ListRooms | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
+            Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
                 Err(ProtoError::new("bad_message", "not a room message"))
             }
         }

@@ -124,9 +124,9 @@ async fn handle_text(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut 
     }
 }
 
-async fn join(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut HashSet<String>, id: &Option<ClientId>, room: &str) -> Result<(), ProtoError> {
+async fn join(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut HashSet<String>, id: &Option<ClientId>, room: &str, v: Option<u64>) -> Result<(), ProtoError> {
     let h = live.room(room).ok_or_else(|| ProtoError::new("not_found", "no such room"))?;
-    if !h.send(Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone() }).await {
+    if !h.send(Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v }).await {
         return Err(ProtoError::new("not_found", "no such room"));
     }
     joined.insert(room.to_string());
@@ -142,11 +142,11 @@ async fn route(
     msg: ClientMsg,
 ) -> Result<(), ProtoError> {
     match msg {
-        ClientMsg::Ping => {
+        ClientMsg::Ping {} => {
             tx.send(&json!({"type": "pong", "id": id, "server_time": now_ms()}));
             Ok(())
         }
-        ClientMsg::ListRooms => {
+        ClientMsg::ListRooms {} => {
             tx.send(&json!({"type": "rooms", "id": id, "rooms": live.open_rooms()}));
             Ok(())
         }
@@ -160,7 +160,7 @@ async fn route(
             let ack = protocol::ack(id, json!({"room": room, "invite": invite}));
             live.remember_id(who.account_id, id, &ack);
             // the creator joins its room at once (the room sends the ack)
-            join(live, who, tx, joined, id, &room).await
+            join(live, who, tx, joined, id, &room, None).await
         }
         ClientMsg::StartPractice { options, level, seat } => {
             if let Some(ack) = live.seen_id(who.account_id, id) {
@@ -180,16 +180,16 @@ async fn route(
             let (game, room) = live.create_game(GameKind::Practice, seats, options).await?;
             let ack = protocol::ack(id, json!({"room": room, "game": game}));
             live.remember_id(who.account_id, id, &ack);
-            join(live, who, tx, joined, id, &room).await
+            join(live, who, tx, joined, id, &room, None).await
         }
-        ClientMsg::JoinRoom { room, invite, game } => {
+        ClientMsg::JoinRoom { room, invite, game, v } => {
             let room = match (room, invite, game) {
                 (Some(r), _, _) => r,
                 (None, Some(i), _) => live.room_by_invite(&i).ok_or_else(|| ProtoError::new("not_found", "no room with that invite code"))?,
                 (None, None, Some(g)) => live.room_by_game(g).ok_or_else(|| ProtoError::new("not_found", "that game is not being played"))?,
                 (None, None, None) => return Err(ProtoError::new("bad_message", "join_room needs \"room\", \"invite\" or \"game\"")),
             };
-            join(live, who, tx, joined, id, &room).await
+            join(live, who, tx, joined, id, &room, v).await
         }
         other => {
             let room = other.room().unwrap_or_default().to_string();
