@@ -17,6 +17,8 @@ pub struct AppState {
     pub auth: Arc<Auth>,
     pub metrics: Arc<Metrics>,
     pub ladder: crate::ladder::Ladder,
+    /// live play: rooms, games in progress, sockets
+    pub live: crate::live::Live,
 }
 
 /// A started server. Stop it with [`RunningApp::stop`] (graceful: in-flight requests finish).
@@ -32,6 +34,7 @@ pub struct RunningApp {
 impl RunningApp {
     /// Stop accepting, let in-flight requests finish (up to `server.shutdown_timeout_secs`), stop.
     pub async fn stop(self) {
+        self.state.live.shutdown();
         self.handle.stop(true).await;
         let _ = self.server.await;
         self.housekeeping.abort();
@@ -64,9 +67,16 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     }
     let secret = crate::auth::load_or_create_secret(&config, &db).await?;
     let auth = Arc::new(Auth::new(&config, &secret)?);
+    let mut live_config = config.live.clone();
+    live_config.allowed_origins = config.server.allowed_origins.clone();
+    let live = crate::live::Live::new(db.clone(), live_config);
+    let restored = live.restore().await.map_err(|e| format!("cannot restore games: {e}"))?;
+    if restored > 0 {
+        tracing::info!(games = restored, "unfinished games restored");
+    }
     let ladder = crate::ladder::Ladder::new(config.ladder.clone(), db.clone());
     ladder.spawn_ticker();
-    let state = AppState { config: Arc::new(config), db, auth, metrics: Arc::new(Metrics::new()), ladder };
+    let state = AppState { config: Arc::new(config), db, auth, metrics: Arc::new(Metrics::new()), ladder, live };
     serve(state).await
 }
 
@@ -93,6 +103,9 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
             .configure(http::openapi::configure)
             .configure(http::ladder::configure)
             .configure(http::profiles::configure)
+            .configure(http::rooms::configure)
+            .configure(http::games::configure)
+            .configure(http::formations::configure)
             // feature modules add their `configure` here
             .configure(|c| http::fallback(c, &cfg.server.static_dir))
     })

@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
 /// Section names, used to map `SIGUO_SECTION_KEY` to `section.key`.
-const SECTIONS: [&str; 6] = ["server", "database", "auth", "limits", "log", "ladder"];
+const SECTIONS: [&str; 7] = ["server", "database", "auth", "limits", "log", "ladder", "live"];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -24,6 +24,9 @@ pub struct Config {
     /// ranked queues (optional section; defaults in `crate::ladder::LadderConfig`)
     #[serde(default)]
     pub ladder: crate::ladder::LadderConfig,
+    /// live play (rooms, games, sockets)
+    #[serde(default)]
+    pub live: crate::live::LiveConfig,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

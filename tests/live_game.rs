@@ -233,8 +233,8 @@ async fn chat(backend: Backend) {
     let m = cs[2].next_of("chat").await;
     assert_eq!(m["text"], "push left");
     cs[1].act(json!({"type": "chat", "room": room, "text": "marker"})).await.unwrap();
-    for c in [&mut cs[1], &mut cs[3]] {
-        let m = c.next_of("chat").await;
+    for i in [1, 3] {
+        let m = cs[i].next_of("chat").await;
         assert_eq!(m["text"], "marker", "team chat leaked to the other team");
     }
     let m = spec.next_of("chat").await;

@@ -2,10 +2,13 @@
 //! (registered in `app.rs`), plus the shared pieces: JSON/path/query error handling, request
 //! logging and metrics, security headers, client IP, the static files and the JSON 404.
 pub mod accounts;
+pub mod formations;
+pub mod games;
 pub mod health;
 pub mod ladder;
 pub mod openapi;
 pub mod profiles;
+pub mod rooms;
 
 use crate::app::AppState;
 use crate::error::AppError;

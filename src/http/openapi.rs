@@ -1,7 +1,7 @@
 //! The OpenAPI description at `/api/openapi.json`. To document a new endpoint: annotate the
 //! handler with `#[utoipa::path(...)]` and add it to the `paths(...)` list of [`ApiDoc`]
 //! (schemas referenced by paths are collected automatically).
-use crate::http::{accounts, health, ladder, profiles};
+use crate::http::{accounts, formations, games, health, ladder, profiles, rooms};
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use std::sync::LazyLock;
@@ -47,10 +47,24 @@ pub struct ErrorDetailDoc {
         ladder::queue_status,
         ladder::queue_status_any,
         profiles::get_profile,
+        rooms::list_rooms,
+        rooms::create_room,
+        rooms::ws,
+        games::game,
+        games::my_games,
+        games::account_games,
+        formations::list,
+        formations::create,
+        formations::get_one,
+        formations::replace,
+        formations::remove,
     ),
     components(schemas(ErrorResponse)),
     modifiers(&SecuritySchemes),
     tags(
+        (name = "live", description = "rooms and the live-play WebSocket (docs/protocol.md)"),
+        (name = "games", description = "replays and game history"),
+        (name = "formations", description = "saved deployment formations"),
         (name = "accounts", description = "registration, login, sessions, guests"),
         (name = "ladder", description = "ranked queues, leaderboards, profiles"),
         (name = "operations", description = "health, readiness, metrics, API description"),

@@ -84,9 +84,11 @@ pub struct Who {
 
 /// Live-play settings (section `[live]` of the config; defaults here).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct LiveConfig {
-    /// Origins allowed to open a WebSocket (besides the server's own origin).
+    /// Origins allowed to open a WebSocket besides the server's own (copied from
+    /// `server.allowed_origins` at start).
+    #[serde(skip)]
     pub allowed_origins: Vec<String>,
     /// Extra seconds added to every clock when a game is restored after a restart.
     pub restore_grace_seconds: u32,

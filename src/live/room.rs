@@ -21,6 +21,7 @@ use tokio::sync::{mpsc, oneshot};
 /// Commands to a room task.
 pub enum Cmd {
     /// Subscribe a socket (spectator unless the person holds a seat).
+    /// `id: None` means no ack (the lobby already acknowledged, e.g. `create_room`).
     Join { conn: ClientTx, who: Who, id: Option<ClientId>, v: Option<u64> },
     /// A socket closed.
     Gone { conn_id: u64 },
@@ -673,7 +674,9 @@ impl Room {
             Cmd::Join { conn, who, id, v } => {
                 let a = who.account_id;
                 let first = !self.subs.values().any(|s| s.who.account_id == a);
-                conn.send(&protocol::ack(&id, json!({"room": self.id, "game": self.game_id, "v": self.v})));
+                if id.is_some() {
+                    conn.send(&protocol::ack(&id, json!({"room": self.id, "game": self.game_id, "v": self.v})));
+                }
                 conn.send(&self.room_msg(a));
                 if self.phase != Phase::Waiting {
                     match v {

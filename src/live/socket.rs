@@ -159,8 +159,9 @@ async fn route(
             let (room, invite) = live.create_room(who, public.unwrap_or(true), options)?;
             let ack = protocol::ack(id, json!({"room": room, "invite": invite}));
             live.remember_id(who.account_id, id, &ack);
-            // the creator joins its room at once (the room sends the ack)
-            join(live, who, tx, joined, id, &room, None).await
+            tx.send(&ack);
+            // the creator joins its room at once
+            join(live, who, tx, joined, &None, &room, None).await
         }
         ClientMsg::StartPractice { options, level, seat } => {
             if let Some(ack) = live.seen_id(who.account_id, id) {
@@ -180,7 +181,8 @@ async fn route(
             let (game, room) = live.create_game(GameKind::Practice, seats, options).await?;
             let ack = protocol::ack(id, json!({"room": room, "game": game}));
             live.remember_id(who.account_id, id, &ack);
-            join(live, who, tx, joined, id, &room, None).await
+            tx.send(&ack);
+            join(live, who, tx, joined, &None, &room, None).await
         }
         ClientMsg::JoinRoom { room, invite, game, v } => {
             let room = match (room, invite, game) {

@@ -58,7 +58,7 @@ impl Client {
             ws,
             queue: VecDeque::new(),
             frames: vec![],
-            next_id: 1,
+            next_id: (rand::random::<u32>() as u64) << 16,
             seats: BTreeSet::new(),
             closed: None,
         };
