@@ -20,6 +20,22 @@ impl Bits {
     pub fn count(&self) -> u32 {
         self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
     }
+    #[inline(always)]
+    pub fn or(self, o: Bits) -> Bits {
+        Bits([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    }
+    #[inline(always)]
+    pub fn and(self, o: Bits) -> Bits {
+        Bits([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    }
+    #[inline(always)]
+    pub fn and_not(self, o: Bits) -> Bits {
+        Bits([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2]])
+    }
+    #[inline(always)]
+    pub fn any(&self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2]) != 0
+    }
     /// Calls `f` for every member, ascending.
     #[inline(always)]
     pub fn for_each(&self, mut f: impl FnMut(usize)) {

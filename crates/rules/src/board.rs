@@ -3,6 +3,7 @@
 //! Station indices: seat `s` (N=0, E=1, S=2, W=3) owns indices `s*30 .. s*30+30`, in the order
 //! `(row-1)*5 + (col-1)` (`a1..e1, a2..e2, ..., a6..e6`); the centre is `120..129` in the order
 //! `Ca1, Cb1, Cc1, Ca2, Cb2, Cc2, Ca3, Cb3, Cc3`. Tables are built once (`OnceLock`).
+use crate::bits::Bits;
 use serde::{Deserialize, Serialize};
 
 /// A seat at the table. Battle turns go N → E → S → W.
@@ -250,6 +251,9 @@ pub(crate) struct Tables {
     /// Bit per station: camp / headquarters (for quick tests).
     pub camp: [bool; Station::COUNT],
     pub hq: [bool; Station::COUNT],
+    /// Neighbour sets and the camp set as bitsets.
+    pub adj_mask: [Bits; Station::COUNT],
+    pub camp_mask: Bits,
 }
 
 pub(crate) fn tables() -> &'static Tables {
@@ -456,7 +460,19 @@ fn build() -> Tables {
         camp[i] = kind[i] == StationKind::Camp;
         hq[i] = kind[i] == StationKind::Headquarters;
     }
+    let mut adj_mask = [Bits::default(); N];
+    let mut camp_mask = Bits::default();
+    for i in 0..N {
+        for s in &nbrs[i] {
+            adj_mask[i].set(s.index());
+        }
+        if camp[i] {
+            camp_mask.set(i);
+        }
+    }
     Tables {
+        adj_mask,
+        camp_mask,
         names,
         xy,
         by_xy,

@@ -224,25 +224,28 @@ pub struct Game {
     pub(crate) initial: Vec<Event>,
 }
 
-/// Connected components of empty rail stations, built on demand.
+/// Connected components of empty rail stations, built on demand during one generation.
 struct Comps {
     label: [u8; Station::COUNT],
+    n: usize,
     /// Per component: its stations, and the occupied rail stations next to it.
-    sets: Vec<(Bits, Bits)>,
+    sets: [std::mem::MaybeUninit<(Bits, Bits)>; 74],
 }
 
 impl Comps {
-    #[inline]
+    #[inline(always)]
     fn new() -> Comps {
-        Comps { label: [u8::MAX; Station::COUNT], sets: Vec::new() }
+        Comps { label: [u8::MAX; Station::COUNT], n: 0, sets: [const { std::mem::MaybeUninit::uninit() }; 74] }
     }
+    /// The component of the empty rail station `v`: (members, occupied border).
     #[inline]
-    fn of(&mut self, g: &Game, t: &Tables, v: usize) -> usize {
-        let l = self.label[v];
-        if l != u8::MAX {
-            return l as usize;
+    fn of(&mut self, g: &Game, t: &Tables, v: usize) -> (Bits, Bits) {
+        let l = self.label[v] as usize;
+        if l < self.n {
+            // SAFETY: every index below `n` was written when its component was built.
+            return unsafe { self.sets[l].assume_init() };
         }
-        let id = self.sets.len();
+        let id = self.n;
         let (mut members, mut border) = (Bits::default(), Bits::default());
         let mut stack = [0u8; 80];
         let mut n = 1;
@@ -264,8 +267,9 @@ impl Comps {
                 }
             }
         }
-        self.sets.push((members, border));
-        id
+        self.sets[id].write((members, border));
+        self.n += 1;
+        (members, border)
     }
 }
 
@@ -495,39 +499,56 @@ impl Game {
     /// Whether `seat` has at least one legal move (every slide starts with a legal step).
     pub(crate) fn has_move(&self, seat: Seat) -> bool {
         let t = tables();
-        let mut found = false;
-        let occ = self.occ[seat.index()];
+        let me = seat.index();
+        let (base, flags) = self.forbidden(t, me);
+        let with_flags = base.or(flags);
+        let occ = self.occ[me];
         for w in 0..3 {
             let mut x = occ.0[w];
             while x != 0 {
                 let s = w * 64 + x.trailing_zeros() as usize;
                 x &= x - 1;
                 let c = self.board[s];
-                if !Self::mobile(t, c, s) {
-                    continue;
-                }
-                let (rank, team) = (cell_rank(c), cell_team(c));
-                for k in 0..t.adj_n[s] as usize {
-                    if self.can_enter(t, rank, team, t.adj[s][k] as usize) {
-                        found = true;
-                        break;
+                if Self::mobile(t, c, s) {
+                    let f = if self.capture_ok(cell_rank(c)) { base } else { with_flags };
+                    if t.adj_mask[s].and_not(f).any() {
+                        return true;
                     }
-                }
-                if found {
-                    return true;
                 }
             }
         }
         false
     }
 
-    /// Run the generator over every mobile piece of the seat to move: `emit(from, dests)`.
-    /// Engineers share one lazily built table of empty-rail components.
+    /// Stations that no piece of seat `me` may end on: its team's pieces, enemy pieces in
+    /// camps; and (second value) enemy flags, for pieces that may not take a flag.
+    #[inline(always)]
+    fn forbidden(&self, t: &Tables, me: usize) -> (Bits, Bits) {
+        let team = self.occ[me].or(self.occ[(me + 2) & 3]);
+        let enemy = self.occ[(me + 1) & 3].or(self.occ[(me + 3) & 3]);
+        let base = team.or(enemy.and(t.camp_mask));
+        let mut flags = Bits::default();
+        if self.options.flag_capture != FlagCapture::Any {
+            enemy.for_each(|i| {
+                if cell_rank(self.board[i]) == FLAG {
+                    flags.set(i);
+                }
+            });
+        }
+        (base, flags)
+    }
+
+    /// Run the fast generator over every mobile piece of the seat to move: `emit(from, dests)`.
+    /// Steps are neighbour bitsets; slides walk precomputed rays; engineers share one lazily
+    /// built table of empty-rail components.
     #[inline]
     fn gen(&self, mut emit: impl FnMut(usize, &Bits)) {
         let t = tables();
+        let me = self.turn.index();
+        let (base, flags) = self.forbidden(t, me);
+        let with_flags = base.or(flags);
         let mut comps = Comps::new();
-        let occ = self.occ[self.turn.index()];
+        let occ = self.occ[me];
         for w in 0..3 {
             let mut x = occ.0[w];
             while x != 0 {
@@ -537,48 +558,33 @@ impl Game {
                 if !Self::mobile(t, c, s) {
                     continue;
                 }
-                let mut d = Bits::default();
-                if cell_rank(c) == ENGINEER && t.rail[s] {
-                    self.engineer_dests(t, s, &mut comps, &mut d);
-                } else {
-                    self.piece_dests(t, s, &mut d);
+                let rank = cell_rank(c);
+                let mut d = t.adj_mask[s];
+                if t.rail[s] {
+                    if rank == ENGINEER {
+                        for k in 0..t.radj_n[s] as usize {
+                            let v = t.radj[s][k] as usize;
+                            if self.board[v] == 0 {
+                                let (m, b) = comps.of(self, t, v);
+                                d = d.or(m).or(b);
+                            }
+                        }
+                    } else {
+                        for r in t.ray_start[s] as usize..t.ray_start[s + 1] as usize {
+                            let (start, len) = t.rays[r];
+                            for &y in &t.ray_data[start as usize..start as usize + len as usize] {
+                                d.set(y as usize);
+                                if self.board[y as usize] != 0 {
+                                    break;
+                                }
+                            }
+                        }
+                    }
                 }
+                let d = d.and_not(if self.capture_ok(rank) { base } else { with_flags });
                 emit(s, &d);
             }
         }
-    }
-
-    /// Engineer on rail: its steps, plus every empty rail station of the components next to it,
-    /// plus the enemy pieces bordering those components.
-    fn engineer_dests(&self, t: &Tables, s: usize, comps: &mut Comps, out: &mut Bits) {
-        let c = self.board[s];
-        let (rank, team) = (cell_rank(c), cell_team(c));
-        for k in 0..t.adj_n[s] as usize {
-            let d = t.adj[s][k] as usize;
-            if self.can_enter(t, rank, team, d) {
-                out.set(d);
-            }
-        }
-        let mut border = Bits::default();
-        for k in 0..t.radj_n[s] as usize {
-            let v = t.radj[s][k] as usize;
-            if self.board[v] == 0 {
-                let id = comps.of(self, t, v);
-                let (m, b) = &comps.sets[id];
-                out.0[0] |= m.0[0];
-                out.0[1] |= m.0[1];
-                out.0[2] |= m.0[2];
-                border.0[0] |= b.0[0];
-                border.0[1] |= b.0[1];
-                border.0[2] |= b.0[2];
-            }
-        }
-        border.clear(s);
-        border.for_each(|d| {
-            if self.can_enter(t, rank, team, d) {
-                out.set(d);
-            }
-        });
     }
 
     /// Every legal move of the seat to move as `(from, to)` pairs, sorted, into `out` (cleared
