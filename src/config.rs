@@ -183,3 +183,33 @@ fn env_provider() -> Env {
             k.into()
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_defaults_are_valid() {
+        let c = Config::embedded();
+        assert_eq!(c.server.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.database.url, "sqlite://data/siguo.db");
+        assert!(c.auth.access_ttl_secs <= 900);
+    }
+
+    #[test]
+    fn overlays_and_errors() {
+        let c = Config::from_toml("[database]\nurl = \"postgres://u@h/db\"\n").unwrap();
+        assert_eq!(c.database.url, "postgres://u@h/db");
+        let e = Config::from_toml("[server]\nbogus = 1\n").unwrap_err();
+        assert!(e.contains("bogus"), "{e}");
+        let e = Config::from_toml("[auth]\naccess_ttl_secs = 901\n").unwrap_err();
+        assert!(e.contains("access_ttl_secs"), "{e}");
+        let e = Config::from_toml("[auth]\njwt_secret = \"short\"\n").unwrap_err();
+        assert!(e.contains("jwt_secret"), "{e}");
+        let e = Config::from_toml("[log]\nformat = \"xml\"\n").unwrap_err();
+        assert!(e.contains("xml") || e.contains("format"), "{e}");
+        let e = Config::from_toml("[database]\nurl = \"mysql://x\"\n").unwrap_err();
+        assert!(e.contains("database.url"), "{e}");
+        assert!(Config::from_toml("top_level = 1\n").is_err());
+    }
+}
