@@ -371,7 +371,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
         const total = ms * (pts.length - 1);
         const start = performance.now();
         const step = (now) => {
-          const t = Math.min(1, (now - start) / total);
+          const t = Math.max(0, Math.min(1, (now - start) / total));
           const f = t * (pts.length - 1);
           const i = Math.min(pts.length - 2, Math.floor(f));
           const k = f - i;

@@ -57,7 +57,7 @@ export async function startServer(extraEnv = {}) {
     SIGUO_SERVER_STATIC_DIR: path.join(REPO, 'static'),
     SIGUO_LOG_LEVEL: process.env.SIGUO_TEST_LOG || 'warn',
     // Every browser of the test comes from 127.0.0.1: let them meet in ranked games.
-    SIGUO_LADDER_SAME_IP_RULE: 'false',
+    ...(process.env.SIGUO_TEST_NO_LADDER ? {} : { SIGUO_LADDER_SAME_IP_RULE: 'false' }),
     ...extraEnv,
   };
   for (const k of Object.keys(env)) if (k.startsWith('SIGUO_TEST_')) delete env[k];

@@ -10,12 +10,17 @@ export async function confirmDeployment(page) {
 /** Station names of our own pieces with a given rank label (e.g. '军旗'). */
 export async function stationsWithLabel(page, label) {
   return page.$$eval('svg.board .piece.face', (gs, label) => gs
-    .filter(g => g.textContent.trim() === label)
+    .filter(g => (g.querySelector('.piece-text')?.textContent || '').trim() === label)
     .map(g => g.getAttribute('data-station')), label);
 }
 
-export async function clickStation(page, station) {
-  await page.click(`svg.board .layer-pieces [data-station="${station}"], svg.board .layer-targets [data-station="${station}"]`, { force: true });
+/** The rank label drawn on the piece at a station ('' for a back or an empty station). */
+export async function labelAt(page, station) {
+  return page.$eval('svg.board', (svg, st) => svg.querySelector(`.layer-pieces [data-station="${st}"] .piece-text`)?.textContent || '', station);
+}
+
+export async function clickStation(page, station, timeout = 30_000) {
+  await page.click(`svg.board .layer-pieces [data-station="${station}"], svg.board .layer-targets [data-station="${station}"]`, { force: true, timeout });
 }
 
 /**
@@ -26,14 +31,12 @@ export async function playUntilOver(page, { maxMoves = 400, onMove } = {}) {
   let moves = 0;
   for (;;) {
     if (await page.$('[data-testid=result]')) return moves;
-    const piece = await page.$('svg.board .layer-pieces .piece.selectable');
-    if (piece && moves < maxMoves) {
-      const from = await piece.getAttribute('data-station');
-      await clickStation(page, from);
-      const target = await page.waitForSelector('svg.board .layer-targets circle.target', { timeout: 3000 }).catch(() => null);
-      if (target) {
-        const to = await target.getAttribute('data-station');
-        await clickStation(page, to);
+    // The board redraws whenever an update arrives: a vanished element just means "look again".
+    const from = await page.$eval('svg.board .layer-pieces .piece.selectable', g => g.getAttribute('data-station')).catch(() => null);
+    if (from && moves < maxMoves && await clickStation(page, from, 2000).then(() => true, () => false)) {
+      const to = await page.waitForSelector('svg.board .layer-targets circle.target', { timeout: 3000 })
+        .then(t => t.getAttribute('data-station'), () => null);
+      if (to && await clickStation(page, to, 2000).then(() => true, () => false)) {
         moves += 1;
         if (onMove) await onMove(moves, from, to);
         // wait for the turn to pass (selectable pieces disappear) or the game to end

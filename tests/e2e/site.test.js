@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildServer, startServer, launchBrowser, newPage, register, uniqueName } from './harness.js';
-import { confirmDeployment, stationsWithLabel, clickStation, playUntilOver, screenshotStats } from './play.js';
+import { confirmDeployment, stationsWithLabel, clickStation, labelAt, playUntilOver, screenshotStats } from './play.js';
 
 let server, browser;
 
@@ -75,12 +75,13 @@ test('a practice game against bots, played to its end; refused swap; battle scre
   assert.equal((await stationsWithLabel(page, '军旗'))[0], flag, 'the refused swap changed nothing');
 
   // A legal swap: two pieces of the middle rows.
-  const before = await page.$eval('svg.board [data-station="Sa3"]', g => g.textContent);
-  const other = await page.$eval('svg.board [data-station="Se3"]', g => g.textContent);
+  const before = await labelAt(page, 'Sa3');
+  const other = await labelAt(page, 'Se3');
+  assert.ok(before && other, 'own ranks are drawn');
   await clickStation(page, 'Sa3');
   await clickStation(page, 'Se3');
-  await page.waitForFunction(([b]) => document.querySelector('svg.board .layer-pieces [data-station="Se3"]')?.textContent === b, [before]);
-  assert.equal(await page.$eval('svg.board .layer-pieces [data-station="Sa3"]', g => g.textContent), other);
+  await page.waitForFunction((b) => document.querySelector('svg.board .layer-pieces [data-station="Se3"] .piece-text')?.textContent === b, before);
+  assert.equal(await labelAt(page, 'Sa3'), other);
 
   await confirmDeployment(page);
   await page.waitForSelector('svg.board .piece.back', { timeout: 60_000 });

@@ -121,7 +121,7 @@ export async function render(main) {
         }, seatName(s))));
         roomsBody.append(h('tr',
           h('td', r.host || '–'),
-          h('td', dots, ' ', h('span.small.muted', `👁 ${r.spectators || 0}`)),
+          h('td', dots, ' ', h('span.small.muted', `${t('spectators')} ${r.spectators || 0}`)),
           h('td.hide-sm.small', optionsSummary(r.options)),
           h('td', h('a.btn.small', { href: '#/room/' + r.room }, t('join')))));
       }

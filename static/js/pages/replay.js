@@ -5,6 +5,7 @@ import { get } from '../api.js';
 import { createBoard, SEATS, SEAT_COLOURS } from '../board.js';
 import { replayRecord } from '../replay-engine.js';
 import { optionsList } from '../options.js';
+import { botName } from './room.js';
 
 export async function render(main, { args, query }) {
   const id = args[0];
@@ -85,7 +86,7 @@ export async function render(main, { args, query }) {
     for (const seat of SEATS) {
       const p = players[seat];
       plates[seat] = {
-        title: seatName(seat), name: p ? (p.bot ? '🤖 ' + (p.name || t('bot')) : p.name) : '',
+        title: seatName(seat), name: p ? (p.bot ? botName(p.bot) : p.name) : '',
         sub: s.eliminated[seat] ? t('eliminated') + ' · ' + t('elim_' + s.eliminated[seat]) : t('skips', { n: s.skips[seat] || 0, max: (game.options || {}).max_skips ?? 5 }),
         active: s.turn === seat, dead: !!s.eliminated[seat],
       };
@@ -110,7 +111,7 @@ export async function render(main, { args, query }) {
     const p = players[seat] || {};
     return h('div.seat-card',
       h('span.swatch', { style: { background: SEAT_COLOURS[seat] } }),
-      h('div', h('div.name', seatName(seat), ' · ', p.bot ? '🤖 ' + (p.name || t('bot')) : p.name ? h('a', { href: '#/profile/' + encodeURIComponent(p.name) }, p.name) : '–'),
+      h('div', h('div.name', seatName(seat), ' · ', p.bot ? botName(p.bot) : p.name ? h('a', { href: '#/profile/' + encodeURIComponent(p.name) }, p.name) : '–'),
         h('div.meta', [p.surrendered ? t('elim_surrendered') : '', p.escaped ? t('elim_escaped') : ''].filter(Boolean).join(' · '))),
       h('span'));
   }));

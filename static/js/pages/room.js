@@ -12,6 +12,10 @@ import { formationsDialog, saveFormation } from '../formations.js';
 
 const BOTTOM_PREF = ['S', 'W', 'N', 'E'];
 
+export function botName(level) {
+  return `${t('bot')}（${t('bot_' + level) || level}）`;
+}
+
 export async function render(main, { name, args }) {
   const offs = [];
   const key = args[0];
@@ -182,7 +186,7 @@ export async function render(main, { name, args }) {
       else if (info && info.ready) sub = '✓ ' + t('is_ready');
       plates[seat] = {
         title: seatName(seat) + (controls1(seat) ? ' · ' + t('you') : ''),
-        name: info ? (info.bot ? `🤖 ${info.name || t('bot')}` : info.name) : t('empty_seat'),
+        name: info ? (info.bot ? botName(info.bot) : info.name) : t('empty_seat'),
         sub,
         clock: st.phase === 'battle' ? fmtClock(running ? rem : (o.move_seconds ?? 30) * 1000) : null,
         active: running,
@@ -313,11 +317,11 @@ export async function render(main, { name, args }) {
       },
         h('span.swatch', { style: { background: SEAT_COLOURS[seat] } }),
         h('div', { style: { minWidth: 0 } },
-          h('div.name', seatName(seat), ' · ', info ? (info.bot ? '🤖 ' + (info.name || t('bot')) : info.name) : h('span.muted', t('empty_seat'))),
+          h('div.name', seatName(seat), ' · ', info ? (info.bot ? botName(info.bot) : info.name) : h('span.muted', t('empty_seat'))),
           h('div.meta', meta)),
         h('div.row', { style: { gap: '4px' } }, actions));
     });
-    clear(seatsPanel, h('h2', t('seats'), r ? h('span.small.muted', { style: { fontWeight: 400, marginLeft: '8px' } }, `👁 ${r.spectators || 0}`) : null), h('div.seat-list', cards));
+    clear(seatsPanel, h('h2', t('seats'), r ? h('span.small.muted', { style: { fontWeight: 400, marginLeft: '8px' } }, `${t('spectators')} ${r.spectators || 0}`) : null), h('div.seat-list', cards));
   }
 
   function renderInfo() {
@@ -382,11 +386,18 @@ export async function render(main, { name, args }) {
     if (st.phase === 'battle' && myTurn()) {
       if (st.selected && (st.legal[st.selected] || []).includes(stn)) {
         const from = st.selected;
+        const legal = st.legal;
+        const v = st.v;
         st.selected = null;
+        st.legal = {}; // one move per turn: nothing is selectable until the next update
         renderSelection();
+        renderStatus();
         try {
           await live.sendReliable('move', { room: st.roomId, from, to: stn });
-        } catch (e) { toast(errorText(e), 'error'); }
+        } catch (e) {
+          toast(errorText(e), 'error');
+          if (st.v === v) { st.legal = legal; renderSelection(); renderStatus(); }
+        }
         return;
       }
       st.selected = st.legal[stn] ? (st.selected === stn ? null : stn) : null;
@@ -406,7 +417,9 @@ export async function render(main, { name, args }) {
     st.you = r.you || st.you;
     const order = ['waiting', 'deploying', 'battle', 'finished'];
     const before = st.phase;
-    if (r.phase && order.indexOf(r.phase) >= order.indexOf(st.phase)) st.phase = r.phase;
+    // Later phases come with the versioned updates (with their view); the room message only
+    // tells us that a game started.
+    if (r.phase && (!st.phase || st.phase === 'waiting') && order.indexOf(r.phase) >= order.indexOf(st.phase)) st.phase = r.phase;
     // A game just started under our eyes: ask for a snapshot (deployment, clock, version).
     if (before === 'waiting' && st.phase !== 'waiting') live.send('resync', { room: st.roomId }).catch(() => {});
     if (r.game != null) st.game = r.game;
@@ -467,7 +480,7 @@ export async function render(main, { name, args }) {
     for (const ev of msg.events || []) {
       if (ev.type === 'moved') {
         const code = before[ev.from] || ev.seat + '?';
-        await board.animateMove(ev.path || [ev.from, ev.to], code);
+        await Promise.race([board.animateMove(ev.path || [ev.from, ev.to], code), new Promise(r => setTimeout(r, 3000))]);
         if (ev.combat) board.flash(ev.to, ev.combat, t(ev.combat));
         st.lastPath = ev.path || [ev.from, ev.to];
         delete before[ev.from];
