@@ -192,7 +192,7 @@ test('ranked dual: queue, cancel, match, surrender; the leaderboard and profiles
   await bob.click('[data-testid=queue-ranked_dual]');
   // Matched: both are taken to the game's deployment, each commanding both seats of a team.
   for (const p of [alice, bob]) {
-    await p.waitForURL(/#\/room\//, { timeout: 60_000 });
+    await p.waitForFunction(() => location.hash.startsWith('#/room/'), null, { timeout: 60_000 });
     await p.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
     assert.equal(await p.$$eval('[data-testid=confirm]', b => b.length), 2, 'dual control confirms two seats');
     while (await p.$('[data-testid=confirm]')) {
