@@ -44,15 +44,15 @@ export async function render(main, { args, query }) {
 
   const pos = h('span.pos', { 'data-testid': 'replay-pos' });
   const noteBox = h('div.status-line', { 'data-testid': 'replay-note', 'aria-live': 'polite' });
-  const playBtn = h('button.btn', { onclick: togglePlay, 'aria-label': t('play') }, '▶');
+  const playBtn = h('button.btn', { onclick: togglePlay, 'aria-label': t('play'), title: t('play') }, '▷');
   const bar = h('div.replay-bar',
-    h('button.btn', { onclick: () => go(0), 'aria-label': t('first'), title: t('first') }, '⏮'),
+    h('button.btn', { onclick: () => go(0), 'aria-label': t('first'), title: t('first') }, '|◀'),
     h('button.btn', { onclick: () => go(idx - 1), 'aria-label': t('prev'), title: t('prev'), 'data-testid': 'replay-prev' }, '◀'),
     pos,
     h('button.btn', { onclick: () => go(idx + 1), 'aria-label': t('next'), title: t('next'), 'data-testid': 'replay-next' }, '▶'),
-    h('button.btn', { onclick: () => go(states.length - 1), 'aria-label': t('last'), title: t('last'), 'data-testid': 'replay-last' }, '⏭'),
+    h('button.btn', { onclick: () => go(states.length - 1), 'aria-label': t('last'), title: t('last'), 'data-testid': 'replay-last' }, '▶|'),
     playBtn);
-  const moveList = h('div.log', { style: { maxHeight: '320px' } });
+  const moveList = h('div.log', { style: { maxHeight: '320px', position: 'relative' } });
 
   function describe(n) {
     const s = n.seat ? seatName(n.seat) : '';
@@ -95,13 +95,16 @@ export async function render(main, { args, query }) {
     pos.textContent = t('move_n', { n: idx, total: states.length - 1 });
     noteBox.textContent = idx === 0 ? t('initial_position') : s.notes.map(describe).filter(Boolean).join(' · ');
     rows.forEach((r, j) => { r.style.background = j === idx ? '#fff4d6' : ''; r.style.fontWeight = j === idx ? '700' : ''; });
-    rows[idx].scrollIntoView({ block: 'nearest' });
+    const row = rows[idx];
+    if (row.offsetTop < moveList.scrollTop || row.offsetTop + row.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
+      moveList.scrollTop = row.offsetTop - moveList.clientHeight / 2;
+    }
     history.replaceState(null, '', `#/replay/${id}?step=${idx}${bottom !== 'S' ? '&seat=' + bottom : ''}`);
   }
   function togglePlay() {
-    if (timer) { clearInterval(timer); timer = null; playBtn.textContent = '▶'; return; }
+    if (timer) { clearInterval(timer); timer = null; playBtn.textContent = '▷'; return; }
     if (idx >= states.length - 1) go(0);
-    playBtn.textContent = '⏸';
+    playBtn.textContent = '■';
     timer = setInterval(() => { if (idx >= states.length - 1) togglePlay(); else go(idx + 1); }, 700);
   }
 
