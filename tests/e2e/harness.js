@@ -57,37 +57,54 @@ export async function startServer(extraEnv = {}) {
     SIGUO_SERVER_STATIC_DIR: path.join(REPO, 'static'),
     SIGUO_LOG_LEVEL: process.env.SIGUO_TEST_LOG || 'warn',
     // Every browser of the test comes from 127.0.0.1: let them meet in ranked games.
-    ...(process.env.SIGUO_TEST_NO_LADDER ? {} : { SIGUO_LADDER_SAME_IP_RULE: 'false' }),
+    SIGUO_LADDER_SAME_IP_RULE: 'false',
     ...extraEnv,
   };
   for (const k of Object.keys(env)) if (k.startsWith('SIGUO_TEST_')) delete env[k];
   const logPath = path.join(dir, 'server.log');
   const log = fs.openSync(logPath, 'a');
-  const child = spawn(binaryPath(), ['serve'], { cwd: REPO, env, stdio: ['ignore', log, log] });
-  let exited = null;
-  child.on('exit', (code) => { exited = code; });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited !== null) throw new Error(`server exited with ${exited}:\n${fs.readFileSync(logPath, 'utf8')}`);
-    try {
-      const r = await fetch(url + '/healthz');
-      if (r.ok) break;
-    } catch { /* not yet */ }
-    if (Date.now() > deadline) throw new Error('server did not start:\n' + fs.readFileSync(logPath, 'utf8'));
-    await new Promise(r => setTimeout(r, 100));
+  let child = null, exited = null;
+
+  async function spawnAndWait() {
+    exited = null;
+    child = spawn(binaryPath(), ['serve'], { cwd: REPO, env, stdio: ['ignore', log, log] });
+    const me = child;
+    me.on('exit', (code) => { if (child === me) exited = code ?? -1; });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (exited !== null) throw new Error(`server exited with ${exited}:\n${fs.readFileSync(logPath, 'utf8')}`);
+      try {
+        const r = await fetch(url + '/healthz');
+        if (r.ok) return;
+      } catch { /* not yet */ }
+      if (Date.now() > deadline) throw new Error('server did not start:\n' + fs.readFileSync(logPath, 'utf8'));
+      await new Promise(r => setTimeout(r, 100));
+    }
   }
+
+  async function kill() {
+    if (!child || exited !== null) return;
+    const c = child;
+    await new Promise((resolve) => {
+      const t = setTimeout(() => { c.kill('SIGKILL'); }, 10_000);
+      c.on('exit', () => { clearTimeout(t); resolve(); });
+      c.kill('SIGTERM');
+    });
+  }
+
+  await spawnAndWait();
   return {
     url,
     logPath,
+    /** Stop the server process and start it again on the same port and database. */
+    async restart({ downMs = 0 } = {}) {
+      await kill();
+      if (downMs) await new Promise(r => setTimeout(r, downMs));
+      await spawnAndWait();
+    },
     async stop() {
-      if (exited === null) {
-        child.kill('SIGTERM');
-        await new Promise((resolve) => {
-          const t = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, 10_000);
-          child.on('exit', () => { clearTimeout(t); resolve(); });
-        });
-      }
+      await kill();
       fs.closeSync(log);
       if (!process.env.SIGUO_TEST_KEEP) fs.rmSync(dir, { recursive: true, force: true });
     },

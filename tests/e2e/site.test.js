@@ -121,6 +121,26 @@ test('a practice game against bots, played to its end; refused swap; battle scre
   await page.context().close();
 });
 
+test('the server restarts in the middle of a game: the reconnect banner shows and clears by itself, the game goes on', { timeout: 600_000 }, async () => {
+  const page = await newPage(browser, server.url);
+  await register(page, server.url, uniqueName('断'));
+  await page.goto(server.url + '/#/lobby');
+  await setPracticeOptions(page, FAST);
+  await page.click('[data-testid=practice]');
+  await confirmDeployment(page);
+  await page.waitForSelector('svg.board .piece.back', { timeout: 60_000 });
+  const restarting = server.restart({ downMs: 2500 });
+  await page.waitForSelector('#banner:not([hidden]):has-text("连接已断开")', { timeout: 30_000 });
+  await restarting;
+  await page.waitForSelector('#banner:not([hidden]):has-text("已重新连接")', { timeout: 60_000 });
+  await page.waitForSelector('#banner', { state: 'hidden', timeout: 30_000 });
+  const moves = await playUntilOver(page);
+  assert.ok(moves > 0);
+  assert.match(await page.textContent('[data-testid=result]'), /获胜|落败|和棋/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('a casual game with two people in two browsers plus two bots', { timeout: 600_000 }, async () => {
   const alice = await newPage(browser, server.url);
   const bob = await newPage(browser, server.url);

@@ -1,0 +1,42 @@
+import { startServer, launchBrowser, newPage, register, uniqueName } from './harness.js';
+import { confirmDeployment, playUntilOver } from './play.js';
+const out = '/tmp/shots';
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  const a = await newPage(browser, server.url);
+  const b = await newPage(browser, server.url, { width: 390, height: 844 });
+  const an = uniqueName('张三');
+  await register(a, server.url, an);
+  await b.click('text=登录'); await b.click('[data-testid=guest]'); await b.waitForSelector('[data-testid=whoami]');
+  await a.click('[data-testid=create-room]');
+  await a.screenshot({ path: `${out}/create.png` });
+  await a.click('[data-testid=create-room-submit]');
+  await a.click('[data-testid=sit-S]');
+  await a.click('[data-testid=bot-E]');
+  const invite = await a.inputValue('[data-testid=invite-link]');
+  await b.goto(invite);
+  await b.click('[data-testid=sit-N]');
+  await b.fill('.chat input', '大家好，祝好运！'); await b.click('.chat button[type=submit]');
+  await a.waitForTimeout(800);
+  await a.screenshot({ path: `${out}/waiting.png` });
+  await a.goto(server.url + '/#/lobby');
+  await a.waitForTimeout(1200);
+  await a.screenshot({ path: `${out}/lobby-rooms.png` });
+  // a practice game to the end, then replay + profile
+  await a.click('details summary');
+  for (const [k, v] of Object.entries({ max_steps: 60, move_seconds: 10 })) await a.fill(`details input[name=${k}]`, String(v));
+  await a.click('[data-testid=practice]');
+  await confirmDeployment(a);
+  await playUntilOver(a);
+  await a.click('[data-testid=replay-link]');
+  await a.waitForSelector('[data-testid=replay-board] .piece');
+  for (let i = 0; i < 30; i++) await a.click('[data-testid=replay-next]');
+  await a.waitForTimeout(500);
+  await a.screenshot({ path: `${out}/replay.png` });
+  await a.goto(`${server.url}/#/profile/${encodeURIComponent(an)}`);
+  await a.waitForTimeout(1000);
+  await a.screenshot({ path: `${out}/profile.png` });
+  await b.screenshot({ path: `${out}/phone-room.png`, fullPage: true });
+  console.log(a.errors, b.errors);
+} finally { await browser.close(); await server.stop(); }
