@@ -275,7 +275,7 @@ export async function render(main, { name, args }) {
     const box = h('div.result-box', { 'data-testid': 'result', style: { width: '100%' } },
       h('div.big.' + (cls || 'none'), big),
       h('div.small.muted', t('full_reveal')),
-      st.points ? h('div', t('points_change') + ': ', st.points) : null,
+      st.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', st.points)) : null,
       h('div.row', { style: { justifyContent: 'center', marginTop: '8px' } },
         st.game != null ? h('a.btn.primary', { href: '#/replay/' + st.game, 'data-testid': 'replay-link' }, t('watch_replay')) : null,
         h('a.btn', { href: '#/lobby' }, t('back_to_lobby'))));
@@ -523,15 +523,22 @@ export async function render(main, { name, args }) {
     }
   }
 
-  async function fetchPoints() {
+  /** Ranked games: the points this game gave us, from our profile's recent games. */
+  async function fetchPoints(attempt = 0) {
     if (st.game == null || !st.room || !(st.room.kind || '').startsWith('ranked')) return;
+    const me = session.me;
+    if (!me || me.guest) return;
     try {
-      const g = await api('GET', '/api/games/' + st.game);
-      const me = session.me;
-      const p = (g.players || []).find(x => me && (x.account_id === me.id || x.name === me.name));
-      const delta = p && (p.points_delta ?? p.points ?? (p.ladder && p.ladder.points_delta));
-      if (delta != null) { st.points = (delta > 0 ? '+' : '') + delta; renderStatus(); }
+      const p = await api('GET', '/api/profiles/' + encodeURIComponent(me.name));
+      const g = (p.recent_games || []).find(x => x.game_id === st.game);
+      if (g && g.points != null) {
+        st.points = (g.points > 0 ? '+' : '') + g.points + (g.outcome ? ` (${t(g.outcome === 'win' ? 'win' : g.outcome === 'loss' ? 'loss' : g.outcome === 'draw' ? 'draw' : g.outcome === 'surrender' ? 'elim_surrendered' : 'elim_escaped')})` : '');
+        renderStatus();
+        return;
+      }
     } catch { /* not critical */ }
+    // The result is recorded right after the game ends; look again shortly.
+    if (attempt < 5) setTimeout(() => fetchPoints(attempt + 1), 1000);
   }
 
   offs.push(live.on('presence', (msg) => {
