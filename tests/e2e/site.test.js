@@ -83,6 +83,21 @@ test('a practice game against bots, played to its end; refused swap; battle scre
   await page.waitForFunction((b) => document.querySelector('svg.board .layer-pieces [data-station="Se3"] .piece-text')?.textContent === b, before);
   assert.equal(await labelAt(page, 'Sa3'), other);
 
+  // Save the formation, re-randomize, load it back.
+  const layout = () => page.$$eval('svg.board .layer-pieces .piece.face', gs => gs
+    .map(g => g.getAttribute('data-station') + g.querySelector('.piece-text').textContent).sort().join());
+  const saved = await layout();
+  page.once('dialog', (d) => d.accept('阵型一'));
+  await page.click('[data-testid=save-formation]');
+  await page.waitForSelector('.toast.show:has-text("已保存")');
+  await page.click('[data-testid=randomize]');
+  for (let i = 0; i < 100 && (await layout()) === saved; i++) await page.waitForTimeout(100);
+  assert.notEqual(await layout(), saved, 're-randomized');
+  await page.click('[data-testid=load-formation]');
+  await page.click('dialog button:has-text("载入阵型")');
+  for (let i = 0; i < 100 && (await layout()) !== saved; i++) await page.waitForTimeout(100);
+  assert.equal(await layout(), saved, 'the saved formation is loaded back');
+
   await confirmDeployment(page);
   await page.waitForSelector('svg.board .piece.back', { timeout: 60_000 });
 
