@@ -63,6 +63,15 @@ test('a practice game against bots, played to its end; refused swap; battle scre
   await page.click('[data-testid=practice]');
   await page.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
 
+  // The board works with the keyboard: arrows move a cursor, Enter picks, Escape drops.
+  await page.focus('svg.board');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('svg.board .piece.selected[data-station="Sc1"]');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('svg.board .piece.selected', { state: 'detached' });
+
   // A refused swap shows its reason: the flag may not leave the headquarters.
   const flag = (await stationsWithLabel(page, '军旗'))[0];
   assert.ok(flag, 'own flag is shown with its rank');
