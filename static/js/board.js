@@ -233,8 +233,10 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     if (hidden) {
       el('rect', { x: -w / 2 + 3, y: -h / 2 + 3, width: w - 6, height: h - 6, rx: U * 0.05, class: 'piece-back-inner' }, g);
     } else {
-      const t = el('text', { x: 0, y: U * 0.075, fill: SEAT_COLOURS[seat], class: 'piece-text' + (rank === 'F' ? ' flag' : '') }, g);
-      t.textContent = rankLabel ? rankLabel(rank) : rank;
+      const label = rankLabel ? rankLabel(rank) : rank;
+      const latin = /^[\x00-\x7f]+$/.test(label);
+      const t = el('text', { x: 0, y: U * (latin ? 0.05 : 0.075), fill: SEAT_COLOURS[seat], class: 'piece-text' + (rank === 'F' ? ' flag' : '') + (latin && label.length > 2 ? ' latin' : '') }, g);
+      t.textContent = label;
     }
     if (opts.title) { const ti = el('title', {}, g); ti.textContent = opts.title; }
     return g;

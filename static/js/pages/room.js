@@ -1,7 +1,7 @@
 // A room and its game: seats, deployment, battle, result. One page for every phase
 // (docs/protocol.md §3–§9).
 import { h, clear, toast, fmtClock } from '../dom.js';
-import { t, errorText, errorWithReason, seatName, rankName } from '../i18n.js';
+import { t, getLang, errorText, errorWithReason, seatName, rankName } from '../i18n.js';
 import { api } from '../api.js';
 import { live } from '../ws.js';
 import { session } from '../session.js';
@@ -13,7 +13,7 @@ import { formationsDialog, saveFormation } from '../formations.js';
 const BOTTOM_PREF = ['S', 'W', 'N', 'E'];
 
 export function botName(level) {
-  return `${t('bot')}（${t('bot_' + level) || level}）`;
+  return getLang() === 'zh' ? `${t('bot')}（${t('bot_' + level)}）` : `${t('bot')} (${t('bot_' + level)})`;
 }
 
 export async function render(main, { name, args }) {
