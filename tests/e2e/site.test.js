@@ -158,6 +158,15 @@ test('the server restarts in the middle of a game: the reconnect banner shows an
   await restarting;
   await page.waitForSelector('#banner:not([hidden]):has-text("已重新连接")', { timeout: 60_000 });
   await page.waitForSelector('#banner', { state: 'hidden', timeout: 30_000 });
+  // A reload finds the game again: from the lobby's list of games in progress, too.
+  const url = page.url();
+  await page.goto(server.url + '/#/lobby');
+  await page.waitForSelector('[data-testid=resume] a');
+  await page.click('[data-testid=resume] a');
+  await page.waitForSelector('svg.board .piece.back', { timeout: 30_000 });
+  assert.equal(page.url(), url);
+  await page.reload();
+  await page.waitForSelector('svg.board .piece.back', { timeout: 30_000 });
   const moves = await playUntilOver(page);
   assert.ok(moves > 0);
   assert.match(await page.textContent('[data-testid=result]'), /获胜|落败|和棋/);
