@@ -35,7 +35,8 @@ export async function render(main) {
       const q = queue.state;
       if (q && q.ladder === ladder) {
         const secs = Math.floor((Date.now() - q.since) / 1000);
-        clear(status, h('span.spinner'), t('waiting', { s: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` }));
+        clear(status, h('span.spinner'), t('waiting', { s: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` }),
+          q.waiting ? h('span.small.muted', { style: { fontWeight: 400 } }, t('in_queue', { n: q.waiting })) : null);
         btn.textContent = t('leave_queue');
         btn.className = 'btn danger';
         btn.disabled = false;

@@ -231,6 +231,7 @@ export async function render(main, { name, args }) {
       if (st.swapError) controls.append(h('div.error-text', { 'data-testid': 'swap-error', style: { width: '100%' } }, st.swapError));
     } else if (phase === 'battle') {
       const tu = turn();
+      document.title = (myTurn() ? '● ' + t('your_turn') + ' · ' : '') + t('site');
       if (myTurn()) {
         statusLine.textContent = t('your_turn') + (mySeats().length > 1 ? ` (${seatName(tu)})` : '');
         statusLine.classList.add('mine');
