@@ -224,20 +224,39 @@ test('a casual game with two people in two browsers plus two bots', { timeout: 6
   await bob.context().close();
 });
 
-test('ranked dual: queue, cancel, match, surrender; the leaderboard and profiles show the result', { timeout: 600_000 }, async () => {
+test('ranked queue: the waiting indicator and cancel; guests are told to register', { timeout: 600_000 }, async () => {
+  const alice = await newPage(browser, server.url);
+  await register(alice, server.url, uniqueName('候'));
+  await alice.goto(server.url + '/#/lobby');
+  await alice.click('[data-testid=queue-ranked]');
+  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner');
+  assert.match(await alice.textContent('[data-testid=queue-status-ranked]'), /匹配中/);
+  // The waiting state survives a reload.
+  await alice.reload();
+  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner');
+  await alice.click('[data-testid=queue-ranked]');
+  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner', { state: 'detached' });
+  assert.equal((await alice.evaluate(() => fetch('/api/queue').then(r => r.json()))).state, 'idle');
+
+  const guest = await newPage(browser, server.url);
+  await guest.click('text=登录');
+  await guest.click('[data-testid=guest]');
+  await guest.waitForSelector('[data-testid=whoami]');
+  await guest.click('[data-testid=queue-ranked]');
+  await guest.waitForSelector('.toast.show:has-text("游客不能参加排位赛")');
+  assert.deepEqual(alice.errors, []);
+  await alice.context().close();
+  await guest.context().close();
+});
+
+test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderboard and profiles show it', { timeout: 600_000 }, async () => {
   const alice = await newPage(browser, server.url);
   const bob = await newPage(browser, server.url);
   const an = uniqueName('队甲'), bn = uniqueName('队乙');
   await register(alice, server.url, an);
   await register(bob, server.url, bn);
   for (const p of [alice, bob]) p.on('dialog', (d) => d.accept());
-
-  // Waiting indicator and cancel.
   await alice.goto(server.url + '/#/lobby');
-  await alice.click('[data-testid=queue-ranked]');
-  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner');
-  await alice.click('[data-testid=queue-ranked]');
-  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner', { state: 'detached' });
 
   await bob.goto(server.url + '/#/lobby');
   await alice.click('[data-testid=queue-ranked_dual]');
