@@ -278,6 +278,9 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await bob.waitForSelector('[data-testid=result]', { timeout: 60_000 });
   assert.match(await alice.textContent('[data-testid=result]'), /落败/);
   assert.match(await bob.textContent('[data-testid=result]'), /获胜/);
+  // Points change after a ranked game: +3 for the win, 0 for the surrender.
+  await bob.waitForSelector('[data-testid=points]:has-text("+3")', { timeout: 30_000 });
+  await alice.waitForSelector('[data-testid=points]:has-text("0")', { timeout: 30_000 });
 
   // The leaderboard: bob first with 3 points; alice finds her own row.
   await alice.goto(server.url + '/#/leaderboard/ranked_dual');
