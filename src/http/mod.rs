@@ -168,8 +168,3 @@ pub fn fallback(cfg: &mut web::ServiceConfig, static_dir: &str) {
         cfg.default_service(web::to(page_not_found));
     }
 }
-
-/// `204 No Content`
-pub fn no_content() -> HttpResponse {
-    HttpResponse::NoContent().finish()
-}
