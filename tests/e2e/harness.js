@@ -146,10 +146,3 @@ export async function register(page, url, name, password = 'Tr1cky-Pass-' + name
   await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
   return password;
 }
-
-/** Decode a PNG's size and a crude measure of colour variety to prove it is not blank. */
-export function pngStats(buf) {
-  // IHDR: width at 16, height at 20.
-  const width = buf.readUInt32BE(16), height = buf.readUInt32BE(20);
-  return { width, height, bytes: buf.length };
-}
