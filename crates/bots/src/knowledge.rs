@@ -416,7 +416,7 @@ impl Knowledge {
     /// manage, with every combat), and return the pieces on the board.
     pub fn sample<R: Rng + ?Sized>(&self, doms: &[Dom], options: &Options, rng: &mut R) -> BTreeMap<Station, Piece> {
         let mut best: Option<(usize, Vec<Rank>)> = None;
-        for _ in 0..8 {
+        for _ in 0..4 {
             let ranks = self.sample_once(doms, rng);
             let v = self.violations(&ranks, options);
             if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
@@ -444,7 +444,7 @@ impl Knowledge {
             let mut attempt = 0;
             loop {
                 attempt += 1;
-                if let Some(ranks) = sample_seat(&ids, doms, rng, attempt > 30) {
+                if let Some(ranks) = sample_seat(&ids, doms, rng, attempt > 12) {
                     for (i, r) in ids.iter().zip(ranks) {
                         out[*i] = r;
                     }

@@ -90,7 +90,7 @@ impl Bot for StandardBot {
         };
         let budget = self.budget.min(crate::MAX_BUDGET);
         let mut limit = Limit {
-            deadline: self.node_limit.is_none().then(|| start + budget.mul_f64(0.8)),
+            deadline: self.node_limit.is_none().then(|| start + budget.mul_f64(0.75)),
             node_limit: self.node_limit,
             nodes: 0,
             stopped: false,
@@ -111,6 +111,10 @@ impl Bot for StandardBot {
             let mut n = 0;
             while n < target {
                 if n >= samples.len() {
+                    if searcher.limit.deadline.is_some_and(|d| Instant::now() >= d) {
+                        searcher.limit.stopped = true;
+                        break;
+                    }
                     let pieces = self.know.sample(&doms, &view.options, &mut self.rng);
                     let pos = Position {
                         turn: me,
@@ -124,6 +128,11 @@ impl Bot for StandardBot {
                         Ok(g) => samples.push(g),
                         Err(_) => break,
                     }
+                }
+                // The first one-ply sample always completes, so there is always an answer.
+                let saved_deadline = searcher.limit.deadline;
+                if depth == 1 && n == 0 {
+                    searcher.limit.deadline = None;
                 }
                 let g = &samples[n];
                 let mut vals = vec![-WIN; cands.len()];
@@ -141,6 +150,7 @@ impl Bot for StandardBot {
                     vals[i] = v;
                     best = best.max(v);
                 }
+                searcher.limit.deadline = saved_deadline;
                 if searcher.limit.stopped {
                     break;
                 }
