@@ -57,7 +57,7 @@ const zh = {
   you: '你', host_only: '只有房主可以操作', spectating: '观战中', dual: '双控', clock: '时钟',
   my_games: '我的对局', view: '查看', in_progress: '进行中', none: '无',
   keyboard_help: '方向键移动光标，回车选择，Esc 取消',
-  resume: '继续', in_queue: '（队列中 {n} 人）', bot_level: '电脑难度', bot_standard: '标准', bot_greedy: '贪心', bot_random: '随机', log: '记录',
+  kicked: '你已被房主请出房间', room_closed: '房间已关闭', resume: '继续', in_queue: '（队列中 {n} 人）', bot_level: '电脑难度', bot_standard: '标准', bot_greedy: '贪心', bot_random: '随机', log: '记录',
 };
 
 const en = {
@@ -117,7 +117,7 @@ const en = {
   you: 'you', host_only: 'Only the host can do that', spectating: 'Spectating', dual: 'dual', clock: 'Clock',
   my_games: 'My games', view: 'View', in_progress: 'In progress', none: 'none',
   keyboard_help: 'Arrow keys move the cursor, Enter selects, Esc cancels',
-  resume: 'Resume', in_queue: '({n} in the queue)', bot_level: 'Bot level', bot_standard: 'Standard', bot_greedy: 'Greedy', bot_random: 'Random', log: 'Log',
+  kicked: 'The host removed you from the room', room_closed: 'The room was closed', resume: 'Resume', in_queue: '({n} in the queue)', bot_level: 'Bot level', bot_standard: 'Standard', bot_greedy: 'Greedy', bot_random: 'Random', log: 'Log',
 };
 
 // Error codes from the server, in Chinese (English falls back to the server's message).

@@ -556,8 +556,8 @@ export async function render(main, { name, args }) {
     chatLog.scrollTop = chatLog.scrollHeight;
   }));
 
-  offs.push(live.on('kicked', (msg) => { if (mine(msg)) { toast(t('kick')); navigate('/lobby'); } }));
-  offs.push(live.on('room_closed', (msg) => { if (mine(msg)) navigate('/lobby'); }));
+  offs.push(live.on('kicked', (msg) => { if (mine(msg)) { toast(t('kicked'), 'error'); navigate('/lobby'); } }));
+  offs.push(live.on('room_closed', (msg) => { if (mine(msg)) { toast(t('room_closed')); navigate('/lobby'); } }));
 
   offs.push(live.onStatus(async (s) => {
     if (s === 'down') banner(t('reconnecting'));
