@@ -83,4 +83,50 @@ async fn ranked_leave_is_escape(backend: Backend) {
     assert_eq!(g["kind"], "ranked");
 }
 
-both_backends!(timeout_skips_and_eliminates, ranked_leave_is_escape);
+/// A ranked player who never comes (past `reconnect_seconds`) has escaped; the deployment timer
+/// starts the battle with the deployments the others have; the escaped seat's turns are skipped.
+async fn ranked_absent_escapes_and_deploy_timer(backend: Backend) {
+    let app = common::spawn_app(backend).await;
+    let mut whos = vec![];
+    for p in ["an", "ae", "as", "aw"] {
+        whos.push(account(&app, p).await);
+    }
+    let seats: [SeatOccupant; 4] = std::array::from_fn(|i| SeatOccupant::Account {
+        account_id: whos[i].1,
+        name: whos[i].0.clone(),
+        guest: false,
+    });
+    let options = siguo_rules::Options { reconnect_seconds: 15, deploy_seconds: 30, ..Default::default() };
+    let (game, room) = app.state().live.create_game(GameKind::Ranked, seats, options).await.unwrap();
+    let mut cs = vec![];
+    for (i, w) in whos.iter().take(3).enumerate() {
+        let mut c = Client::connect(&app, w).await;
+        c.seats.insert(['N', 'E', 'S'][i]);
+        let rooms = c.frames[0]["rooms"].clone();
+        assert_eq!(rooms[0]["game"].as_i64(), Some(game), "hello lists the new game");
+        c.act(json!({"type": "join_room", "room": room})).await.unwrap();
+        cs.push(c);
+    }
+    // West never connects: escaped after the grace, during deployment
+    let u = cs[0].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "escaped")).await;
+    assert!(has_event(&u, |e| e["seat"] == "W"));
+    // nobody confirms: the deployment timer starts the battle
+    for c in cs.iter_mut() {
+        let u = c.wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "battle_started")).await;
+        assert_eq!(u["view"]["turn"], "N");
+    }
+    let first = cs[0].frames.iter().rev().find(|m| m["type"] == "update").unwrap().clone();
+    for (i, seat) in [(0usize, "N"), (1, "E"), (2, "S")] {
+        let u = if i == 0 { first.clone() } else { cs[i].wait_for(move |m| m["type"] == "update" && m["view"]["turn"] == seat).await };
+        let (from, to) = pick_move(&u["legal_moves"], i + 1).unwrap();
+        cs[i].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap();
+    }
+    // West's turn was skipped at once
+    let u = cs[0].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "skipped" && e["seat"] == "W")).await;
+    assert_eq!(u["view"]["turn"], "N");
+    for c in &cs {
+        c.assert_no_hidden_ranks();
+    }
+}
+
+both_backends!(timeout_skips_and_eliminates, ranked_leave_is_escape, ranked_absent_escapes_and_deploy_timer);

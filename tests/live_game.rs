@@ -105,6 +105,11 @@ async fn whole_game_no_hidden_ranks(backend: Backend) {
     let final_ups = play_to_end(&room, &mut cs, ups, std::slice::from_mut(&mut spec)).await;
     let status = &final_ups[0]["view"]["status"];
     assert_ne!(status["state"], "ongoing");
+    if status["state"] == "draw" {
+        // the step limit (50 here) ends the game
+        assert_eq!(status["reason"], "step_limit");
+        assert_eq!(final_ups[0]["view"]["steps"], 50);
+    }
     let events = final_ups[0]["events"].as_array().unwrap();
     assert_eq!(events.last().unwrap()["type"], "game_over");
     // the final view reveals everything: some other seat's rank is visible to North
@@ -246,6 +251,23 @@ async fn chat(backend: Backend) {
         cs[3].act(json!({"type": "chat", "room": room, "text": format!("m{i}")})).await.unwrap();
     }
     cs[3].expect_err(json!({"type": "chat", "room": room, "text": "too much"}), "chat_rate_limited").await;
+}
+
+/// The scanner itself finds leaks (so the scans above can fail).
+#[test]
+fn scanner_finds_hidden_ranks() {
+    let me: std::collections::BTreeSet<char> = ['N'].into_iter().collect();
+    let ongoing = json!({"state": "ongoing", "winner": null, "reason": null});
+    let ok = json!({"type": "update", "view": {"pieces": {"Na1": "N9", "Ea1": "E?", "Wb6": "WF"}, "status": ongoing, "flags_revealed": ["W"]}});
+    assert_eq!(hidden_rank_in(&ok, &me), None);
+    let leak = json!({"type": "update", "view": {"pieces": {"Na1": "N9", "Ea1": "E7"}, "status": ongoing, "flags_revealed": []}});
+    assert_eq!(hidden_rank_in(&leak, &me).as_deref(), Some("E7"));
+    let flag = json!({"type": "update", "view": {"pieces": {"Wb6": "WF"}, "status": ongoing, "flags_revealed": []}});
+    assert!(hidden_rank_in(&flag, &me).is_some());
+    let dep = json!({"type": "deployment", "seat": "S", "pieces": {"Sa1": "3"}});
+    assert!(hidden_rank_in(&dep, &me).is_some());
+    let ev = json!({"type": "update", "events": [{"type": "moved", "piece": "S8"}], "view": null});
+    assert!(hidden_rank_in(&ev, &me).is_some());
 }
 
 both_backends!(whole_game_no_hidden_ranks, surrender_and_draw, refusals_change_nothing, chat);

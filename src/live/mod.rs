@@ -161,6 +161,8 @@ pub(crate) struct Inner {
     invites: Mutex<HashMap<String, String>>,
     games: Mutex<HashMap<i64, String>>,
     summaries: Mutex<HashMap<String, Value>>,
+    /// room id → (seated accounts with their seats, `{room, game, phase}`), for `hello`
+    seated: Mutex<HashMap<String, (Vec<(i64, Seat)>, Value)>>,
     accounts: Mutex<HashMap<i64, Vec<ClientTx>>>,
     recent: Mutex<HashMap<i64, RecentIds>>,
     next_conn: AtomicU64,
@@ -186,6 +188,7 @@ impl Live {
                 invites: Mutex::default(),
                 games: Mutex::default(),
                 summaries: Mutex::default(),
+                seated: Mutex::default(),
                 accounts: Mutex::default(),
                 recent: Mutex::default(),
                 next_conn: AtomicU64::new(1),
@@ -237,6 +240,7 @@ impl Live {
     pub(crate) fn unregister(&self, id: &str, invite: Option<&str>, game: Option<i64>) {
         self.inner.rooms.lock().unwrap().remove(id);
         self.inner.summaries.lock().unwrap().remove(id);
+        self.inner.seated.lock().unwrap().remove(id);
         if let Some(inv) = invite {
             self.inner.invites.lock().unwrap().remove(inv);
         }
@@ -371,12 +375,24 @@ impl Live {
         Ok(n)
     }
 
+    /// Record who sits in a room (`None`: nobody to list, e.g. finished).
+    pub(crate) fn set_seated(&self, id: &str, seated: Option<(Vec<(i64, Seat)>, Value)>) {
+        let mut m = self.inner.seated.lock().unwrap();
+        match seated {
+            Some(x) => m.insert(id.to_string(), x),
+            None => m.remove(id),
+        };
+    }
+
     /// Rooms where `account_id` holds a seat and the game is not finished (for `hello`).
-    pub async fn rooms_of(&self, account_id: i64) -> Vec<Value> {
-        let handles: Vec<room::RoomHandle> = self.inner.rooms.lock().unwrap().values().cloned().collect();
+    pub fn rooms_of(&self, account_id: i64) -> Vec<Value> {
+        let m = self.inner.seated.lock().unwrap();
         let mut out = vec![];
-        for h in handles {
-            if let Some(v) = h.seats_of(account_id).await {
+        for (seats, info) in m.values() {
+            let mine: Vec<String> = seats.iter().filter(|(a, _)| *a == account_id).map(|(_, s)| seat_letter(*s)).collect();
+            if !mine.is_empty() {
+                let mut v = info.clone();
+                v["seats"] = serde_json::json!(mine);
                 out.push(v);
             }
         }

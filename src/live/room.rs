@@ -16,7 +16,7 @@ use siguo_rules::{
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 /// Commands to a room task.
 pub enum Cmd {
@@ -29,8 +29,6 @@ pub enum Cmd {
     Msg { conn: ClientTx, who: Who, id: Option<ClientId>, msg: ClientMsg },
     /// A bot finished thinking.
     BotDone { seat: Seat, bot: Box<dyn Bot>, mv: Option<Move> },
-    /// For `hello`: the seats `account_id` holds here, if the game is not finished.
-    SeatsOf { account_id: i64, reply: oneshot::Sender<Option<Value>> },
 }
 
 /// Cloneable handle to a room task.
@@ -43,11 +41,6 @@ impl RoomHandle {
     /// Send a command; false if the room is gone.
     pub async fn send(&self, cmd: Cmd) -> bool {
         self.tx.send(cmd).await.is_ok()
-    }
-    pub async fn seats_of(&self, account_id: i64) -> Option<Value> {
-        let (reply, rx) = oneshot::channel();
-        self.tx.send(Cmd::SeatsOf { account_id, reply }).await.ok()?;
-        rx.await.ok().flatten()
     }
 }
 
@@ -306,6 +299,7 @@ impl Room {
         if *shutdown.borrow() {
             return;
         }
+        self.update_summary();
         self.after_change().await;
         while !self.closed {
             let wake = self.next_wakeup();
@@ -533,6 +527,15 @@ impl Room {
     }
 
     fn update_summary(&self) {
+        let seated: Vec<(i64, Seat)> = Seat::ALL
+            .into_iter()
+            .filter_map(|s| Some((self.seats[s.index()].as_ref()?.occ.account_id()?, s)))
+            .collect();
+        self.live.set_seated(
+            &self.id,
+            (self.phase != Phase::Finished && !seated.is_empty())
+                .then(|| (seated, json!({"room": self.id, "game": self.game_id, "phase": self.phase.as_str()}))),
+        );
         if self.phase == Phase::Waiting && self.public && self.kind == GameKind::Casual {
             let mut seats = serde_json::Map::new();
             for s in Seat::ALL {
@@ -734,15 +737,6 @@ impl Room {
                         }
                     }
                 }
-            }
-            Cmd::SeatsOf { account_id, reply } => {
-                let seats: Vec<String> = self.seats_of_account(account_id).map(seat_key).collect();
-                let r = if seats.is_empty() || self.phase == Phase::Finished {
-                    None
-                } else {
-                    Some(json!({"room": self.id, "game": self.game_id, "phase": self.phase.as_str(), "seats": seats}))
-                };
-                let _ = reply.send(r);
             }
         }
         self.after_change().await;

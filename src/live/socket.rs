@@ -46,7 +46,7 @@ async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: a
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
 
-    let rooms = live.rooms_of(who.account_id).await;
+    let rooms = live.rooms_of(who.account_id);
     tx.send(&json!({"type": "hello", "account": {"id": who.account_id, "name": who.name, "guest": who.guest},
                      "server_time": now_ms(), "rooms": rooms}));
 

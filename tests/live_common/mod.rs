@@ -14,11 +14,17 @@ use crate::common::TestApp;
 
 pub const WAIT: Duration = Duration::from_secs(60);
 
+enum Incoming {
+    Text(String),
+    Closed(Option<(u16, String)>),
+}
+
 pub struct Client {
     pub name: String,
     pub account_id: i64,
     pub token: String,
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    ws: futures_util::stream::SplitSink<WebSocketStream<MaybeTlsStream<TcpStream>>, Message>,
+    incoming: tokio::sync::mpsc::UnboundedReceiver<Incoming>,
     queue: VecDeque<Value>,
     /// every frame received, in order
     pub frames: Vec<Value>,
@@ -51,7 +57,31 @@ impl Client {
     pub async fn connect(app: &TestApp, who: &(String, i64, String)) -> Client {
         let url = app.ws_url(&format!("/api/ws?token={}", who.2));
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("websocket connect");
+        let (ws, mut read) = ws.split();
+        let (tx, incoming) = tokio::sync::mpsc::unbounded_channel();
+        // a reader task, so pings are answered even while the test waits on another client
+        tokio::spawn(async move {
+            loop {
+                match read.next().await {
+                    Some(Ok(Message::Text(t))) => {
+                        if tx.send(Incoming::Text(t.as_str().to_string())).is_err() {
+                            return;
+                        }
+                    }
+                    Some(Ok(Message::Close(f))) => {
+                        let _ = tx.send(Incoming::Closed(f.map(|f| (u16::from(f.code), f.reason.to_string()))));
+                        return;
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(_)) | None => {
+                        let _ = tx.send(Incoming::Closed(None));
+                        return;
+                    }
+                }
+            }
+        });
         let mut c = Client {
+            incoming,
             name: who.0.clone(),
             account_id: who.1,
             token: who.2.clone(),
@@ -87,21 +117,23 @@ impl Client {
 
     /// Read one frame from the socket (None when closed).
     async fn read(&mut self) -> Option<Value> {
-        loop {
-            let m = tokio::time::timeout(WAIT, self.ws.next()).await.expect("timed out waiting for a frame");
-            match m {
-                None => return None,
-                Some(Err(_)) => return None,
-                Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(t.as_str()).expect("server sent JSON");
-                    self.frames.push(v.clone());
-                    return Some(v);
-                }
-                Some(Ok(Message::Close(f))) => {
-                    self.closed = Some(f.map(|f| (u16::from(f.code), f.reason.to_string())).unwrap_or((1005, String::new())));
-                    return None;
-                }
-                Some(Ok(_)) => continue,
+        if self.closed.is_some() {
+            return None;
+        }
+        let m = tokio::time::timeout(WAIT, self.incoming.recv()).await.expect("timed out waiting for a frame");
+        match m {
+            Some(Incoming::Text(t)) => {
+                let v: Value = serde_json::from_str(&t).expect("server sent JSON");
+                self.frames.push(v.clone());
+                Some(v)
+            }
+            Some(Incoming::Closed(f)) => {
+                self.closed = Some(f.unwrap_or((1006, String::new())));
+                None
+            }
+            None => {
+                self.closed = Some((1006, String::new()));
+                None
             }
         }
     }
@@ -173,7 +205,8 @@ impl Client {
     }
 
     pub async fn close(mut self) {
-        let _ = self.ws.close(None).await;
+        let _ = self.ws.send(Message::Close(None)).await;
+        let _ = self.ws.close().await;
     }
 
     /// Scan every frame received so far for a rank this client may not see.
