@@ -110,6 +110,8 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
             .configure(|c| http::fallback(c, &cfg.server.static_dir))
     })
     .workers(workers)
+    // small frames (acks, moves) must not wait for the peer's delayed ACK (Nagle)
+    .tcp_nodelay(true)
     .disable_signals()
     .shutdown_timeout(config.server.shutdown_timeout_secs)
     .bind(config.server.listen)

@@ -1279,17 +1279,27 @@ async fn run_games(args: &LoadtestArgs, addr: SocketAddr) -> Result<Value, Strin
     let burst_task = args.login_burst.map(|rate| tokio::spawn(login_burst(ctx.clone(), accounts, rate, burst, end)));
     // hard stop: everything ends at most 60 s after the window
     let hard = tokio::time::Instant::from_std(end + Duration::from_secs(60));
+    // games and sockets held at the start and near the end of the window
+    let held = {
+        let ctx = ctx.clone();
+        tokio::spawn(async move {
+            let mut out = vec![];
+            for at in [start, end - Duration::from_millis(500).min(end - start)] {
+                tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await;
+                let s = &ctx.stats;
+                out.push(json!({"games": s.games_playing.load(Ordering::Relaxed), "sockets": s.sockets.load(Ordering::Relaxed)}));
+            }
+            out
+        })
+    };
     let mut played = vec![];
-    let mut at_start = None;
     for t in tables {
         tokio::select! {
             r = t => { if let Ok(p) = r { played.extend(p); } }
             _ = tokio::time::sleep_until(hard) => { ctx.stats.stopping.store(true, Ordering::Relaxed); ctx.stats.error("hard_stop", "a table did not stop in time".into()); }
         }
-        if at_start.is_none() && Instant::now() >= start {
-            at_start = Some(ctx.stats.games_playing.load(Ordering::Relaxed));
-        }
     }
+    let held = held.await.unwrap_or_default();
     if let Some(b) = burst_task {
         let _ = b.await;
     }
@@ -1323,7 +1333,8 @@ async fn run_games(args: &LoadtestArgs, addr: SocketAddr) -> Result<Value, Strin
         "server_rss_before_mib": before.map(|b| mib(b.rss_kib)),
         "server_rss_after_mib": after.map(|b| mib(b.rss_kib)),
     });
-    r["games_held_at_window_start"] = json!(at_start);
+    r["held_at_window_start"] = held.first().cloned().unwrap_or(Value::Null);
+    r["held_at_window_end"] = held.get(1).cloned().unwrap_or(Value::Null);
     if let Some(rate) = args.login_burst {
         let b = l.all_before_burst.quantile(0.99) as f64;
         let d = l.all_during_burst.quantile(0.99) as f64;
@@ -1484,8 +1495,8 @@ fn print_report(r: &Value) {
     };
     println!("siguo loadtest — {} mode against {} (server pid {})", g("mode").as_str().unwrap_or("?"), g("target").as_str().unwrap_or("?"), g("server_pid"));
     if r["mode"] == "games" {
-        println!("games: {} requested, {} held at window start, {} started, {} finished, {} set-ups failed",
-            g("games"), g("games_held_at_window_start"), g("games_started"), g("games_finished"), g("setups_failed"));
+        println!("games: {} requested, {} started, {} finished, {} set-ups failed; held at window start {}, at its end {}",
+            g("games"), g("games_started"), g("games_finished"), g("setups_failed"), g("held_at_window_start"), g("held_at_window_end"));
         println!("moves: {} sent, {} acked, {} completed, {}/s in the window ({} skips)",
             g("moves_sent"), g("moves_acked"), g("moves_completed"), g("moves_per_s"), g("skips"));
         println!("latency send→ack:        {}", lat("latency_ack"));

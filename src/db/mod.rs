@@ -5,6 +5,7 @@
 //! SQLite connections are opened in WAL mode with a busy timeout and foreign keys on.
 //! Migrations for both backends are embedded in the binary ([`Db::migrate`]).
 pub mod accounts;
+pub mod group;
 pub mod schema;
 
 use crate::error::{AppError, AppResult};
@@ -113,6 +114,9 @@ pub type DbPool = Pool<DbManager>;
 pub struct Db {
     pub pool: DbPool,
     pub backend: Backend,
+    manager: DbManager,
+    /// the group-commit writer, started by the first [`Db::write_grouped`]
+    group: std::sync::Arc<std::sync::OnceLock<Result<std::sync::Arc<group::GroupCommit>, String>>>,
 }
 
 impl Db {
@@ -134,9 +138,9 @@ impl Db {
         let pool = Pool::builder()
             .max_size(pool_size)
             .connection_timeout(timeout)
-            .build(manager)
+            .build(manager.clone())
             .map_err(|e| format!("cannot open the database {}: {e}", redact_url(url)))?;
-        Ok(Db { pool, backend })
+        Ok(Db { pool, backend, manager, group: Default::default() })
     }
 
     /// Apply pending embedded migrations; returns how many ran.
@@ -162,6 +166,22 @@ impl Db {
         })
         .await
         .map_err(|e| AppError::internal(format!("blocking task: {e}")))?
+    }
+
+    /// Small write transaction committed together with the other writes queued meanwhile (group
+    /// commit, see [`group`]); resolves after the COMMIT. For frequent writes on the hot path
+    /// (every move of every live game).
+    pub async fn write_grouped<F>(&self, f: F) -> AppResult<()>
+    where
+        F: FnOnce(&mut DbConn) -> AppResult<()> + Send + 'static,
+    {
+        match self.group.get_or_init(|| group::GroupCommit::start(self.manager.clone())) {
+            Ok(g) => g.write(f).await,
+            Err(e) => {
+                tracing::warn!(error = %e, "group commit unavailable; writing alone");
+                self.run(f).await
+            }
+        }
     }
 
     /// "postgres" or "sqlite"

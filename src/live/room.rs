@@ -1387,9 +1387,10 @@ impl Room {
             None
         };
         let (id, seq, acts) = (self.game_id.unwrap(), self.actions, actions.clone());
+        // group commit: committed (with the other games' actions of this instant) before the broadcast
         self.live
             .db()
-            .run(move |c| store::append_actions(c, id, seq, &acts, finished.as_ref()))
+            .write_grouped(move |c| store::append_actions(c, id, seq, &acts, finished.as_ref()))
             .await?;
         self.actions += actions.len();
         for b in self.bots.iter_mut().filter_map(|m| m.get_mut().unwrap().as_mut()) {

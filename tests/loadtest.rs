@@ -1,0 +1,76 @@
+//! `siguo loadtest` against a real server (port 0, SQLite and Postgres): a short run with two
+//! games must play moves with nothing lost or duplicated, no error, and every game's move list
+//! equal to the server's record. (No timing is asserted; figures go to docs/performance.md.)
+mod common;
+
+use common::Backend;
+use serde_json::Value;
+
+async fn run_loadtest(args: &[&str]) -> (i32, Value, String) {
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_siguo"))
+        .arg("loadtest")
+        .args(args)
+        .output()
+        .await
+        .expect("run siguo loadtest");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("report is not JSON ({e}):\n{stdout}\n{stderr}"));
+    (out.status.code().unwrap_or(-1), report, stderr)
+}
+
+async fn two_games_nothing_lost(backend: Backend) {
+    let app = common::spawn_app(backend).await;
+    let target = app.addr.to_string();
+    let (code, r, stderr) = run_loadtest(&[
+        "--target", &target, "--games", "2", "--move-rate", "4", "--duration", "4", "--ramp-up", "1", "--json",
+        "--progress", "0",
+    ])
+    .await;
+    let ctx = format!("{r:#}\n{stderr}");
+    assert_eq!(r["mode"], "games", "{ctx}");
+    assert_eq!(r["errors"], 0, "{ctx}");
+    assert_eq!(r["lost"], 0, "{ctx}");
+    assert_eq!(r["duplicated"], 0, "{ctx}");
+    assert_eq!(r["setups_failed"], 0, "{ctx}");
+    assert_eq!(r["games_started"].as_u64().unwrap(), 2 + r["games_finished"].as_u64().unwrap(), "{ctx}");
+    let completed = r["moves_completed"].as_u64().unwrap();
+    assert!(completed > 0, "no move was played\n{ctx}");
+    assert_eq!(r["moves_sent"], r["moves_acked"], "{ctx}");
+    assert_eq!(r["moves_sent"].as_u64().unwrap(), completed, "{ctx}");
+    // the clients' move lists equal the server's records, game by game
+    let check = &r["record_check"];
+    assert!(check["games_checked"].as_u64().unwrap() >= 2, "{ctx}");
+    assert_eq!(check["games_checked"], check["games_matching"], "{ctx}");
+    // the server process (this test) was found by its port and measured
+    assert_eq!(r["server_pid"].as_u64(), Some(std::process::id() as u64), "{ctx}");
+    assert_eq!(code, 0, "{ctx}");
+}
+
+async fn idle_sockets_are_held(backend: Backend) {
+    let app = common::spawn_app(backend).await;
+    let target = app.addr.to_string();
+    let (code, r, stderr) =
+        run_loadtest(&["--target", &target, "--idle", "20", "--duration", "2", "--ramp-up", "1", "--json", "--progress", "0"]).await;
+    let ctx = format!("{r:#}\n{stderr}");
+    assert_eq!(r["mode"], "idle", "{ctx}");
+    assert_eq!(r["errors"], 0, "{ctx}");
+    assert_eq!(r["hello_received"], 20, "{ctx}");
+    assert_eq!(r["sockets_held"], 20, "{ctx}");
+    assert_eq!(r["sockets_at_end"], 20, "{ctx}");
+    assert!(r["server_kib_per_socket"].is_number(), "{ctx}");
+    assert_eq!(code, 0, "{ctx}");
+}
+
+both_backends!(two_games_nothing_lost, idle_sockets_are_held);
+
+#[tokio::test]
+async fn refuses_non_loopback_targets() {
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_siguo"))
+        .args(["loadtest", "--target", "10.1.2.3:8080", "--games", "1", "--duration", "1"])
+        .output()
+        .await
+        .expect("run siguo loadtest");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("loopback"));
+}
