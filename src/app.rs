@@ -76,7 +76,9 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     }
     let ladder = crate::ladder::Ladder::new(config.ladder.clone(), db.clone());
     ladder.spawn_ticker();
-    let state = AppState { config: Arc::new(config), db, auth, metrics: Arc::new(Metrics::new()), ladder, live };
+    let metrics = Arc::new(Metrics::new());
+    live.attach_metrics(metrics.open_sockets.clone(), metrics.live_games.clone());
+    let state = AppState { config: Arc::new(config), db, auth, metrics, ladder, live };
     serve(state).await
 }
 

@@ -68,6 +68,8 @@ async fn bad_messages(backend: Backend) {
     let mut host = Client::new(&app, "host").await;
     let room = host.act(json!({"type": "create_room"})).await.unwrap()["room"].as_str().unwrap().to_string();
     c.expect_err(json!({"type": "take_seat", "room": room, "seat": "N"}), "not_in_room").await;
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains("siguo_open_sockets 2"), "two sockets open:\n{metrics}");
     // nothing changed: the room has no seated player
     let rooms: serde_json::Value = app.get("/api/rooms").await.json().await.unwrap();
     let r = rooms.as_array().unwrap().iter().find(|r| r["room"] == room.as_str()).unwrap();

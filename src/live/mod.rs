@@ -168,6 +168,8 @@ pub(crate) struct Inner {
     next_conn: AtomicU64,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
+    /// (open sockets, games in memory) gauges, when metrics are attached
+    gauges: std::sync::OnceLock<(prometheus::IntGauge, prometheus::IntGauge)>,
 }
 
 /// Cloneable handle to live play (in `AppState`).
@@ -194,7 +196,26 @@ impl Live {
                 next_conn: AtomicU64::new(1),
                 shutdown,
                 runtime: tokio::runtime::Handle::current(),
+                gauges: std::sync::OnceLock::new(),
             }),
+        }
+    }
+
+    /// Report open sockets and games in memory to these gauges.
+    pub fn attach_metrics(&self, open_sockets: prometheus::IntGauge, live_games: prometheus::IntGauge) {
+        let _ = self.inner.gauges.set((open_sockets, live_games));
+        self.count_games();
+    }
+
+    fn count_games(&self) {
+        if let Some((_, g)) = self.inner.gauges.get() {
+            g.set(self.inner.games.lock().unwrap().len() as i64);
+        }
+    }
+
+    pub(crate) fn socket_gauge(&self, delta: i64) {
+        if let Some((s, _)) = self.inner.gauges.get() {
+            s.add(delta);
         }
     }
 
@@ -233,9 +254,11 @@ impl Live {
         if let Some(g) = game {
             self.inner.games.lock().unwrap().insert(g, id.to_string());
         }
+        self.count_games();
     }
     pub(crate) fn set_game(&self, id: &str, game: i64) {
         self.inner.games.lock().unwrap().insert(game, id.to_string());
+        self.count_games();
     }
     pub(crate) fn unregister(&self, id: &str, invite: Option<&str>, game: Option<i64>) {
         self.inner.rooms.lock().unwrap().remove(id);
@@ -247,6 +270,7 @@ impl Live {
         if let Some(g) = game {
             self.inner.games.lock().unwrap().remove(&g);
         }
+        self.count_games();
     }
     pub fn room(&self, id: &str) -> Option<room::RoomHandle> {
         self.inner.rooms.lock().unwrap().get(id).cloned()

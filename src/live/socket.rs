@@ -40,6 +40,7 @@ async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: a
     let conn_id = live.next_conn_id();
     let (tx, mut rx, kill) = client_channel(conn_id, who.account_id);
     live.add_socket(tx.clone());
+    live.socket_gauge(1);
     let mut joined: HashSet<String> = HashSet::new();
     let mut times: VecDeque<Instant> = VecDeque::new();
     let mut last_seen = Instant::now();
@@ -103,6 +104,7 @@ async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: a
         }
     };
     live.remove_socket(who.account_id, conn_id);
+    live.socket_gauge(-1);
     for r in joined {
         if let Some(h) = live.room(&r) {
             h.send(Cmd::Gone { conn_id }).await;
