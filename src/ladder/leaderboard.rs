@@ -8,8 +8,9 @@
 //! `ladder_point_counts` (rows per points value, updated in the recording transaction):
 //! - rank = Σ n over buckets with more points + rows with equal points ahead in the index
 //!   `ladder_stats_order` (one short range scan);
-//! - page k starts inside the bucket where the running sum passes `offset`; the page is then one
-//!   index range scan from that points value with a small `OFFSET` inside the bucket.
+//! - page k starts inside the bucket where the running sum passes `offset`; the page's ids are then
+//!   one index-only range scan from that points value with an `OFFSET` inside the bucket, and the
+//!   rows themselves are fetched by id.
 use super::LadderKind;
 use crate::db::schema::{accounts, ladder_point_counts as lpc, ladder_stats as ls};
 use crate::db::DbConn;
@@ -64,16 +65,28 @@ pub fn rows_at(conn: &mut DbConn, ladder: LadderKind, offset: i64, limit: i64) -
         before += n;
     }
     let Some(start_points) = start else { return Ok(vec![]) };
-    let raw: Vec<RawRow> = ls::table
-        .inner_join(accounts::table)
+    // Step 1: the page's account ids from the index alone (an index-only scan; the OFFSET skips
+    // index entries, never heap rows or joins).
+    let ids: Vec<i64> = ls::table
         .filter(ls::ladder.eq(ladder.as_str()))
         .filter(ls::points.le(start_points))
         .order((ls::points.desc(), ls::wins.desc(), ls::escapes.asc(), ls::account_id.asc()))
-        .select((ls::account_id, accounts::username, ls::points, ls::games, ls::wins, ls::draws, ls::losses, ls::surrenders, ls::escapes))
+        .select(ls::account_id)
         .offset(offset - before)
         .limit(limit)
         .load(conn)?;
-    Ok(raw.into_iter().enumerate().map(|(i, r)| to_row(offset + i as i64 + 1, r)).collect())
+    // Step 2: those rows with their names.
+    let raw: Vec<RawRow> = ls::table
+        .inner_join(accounts::table)
+        .filter(ls::ladder.eq(ladder.as_str()))
+        .filter(ls::account_id.eq_any(&ids))
+        .select((ls::account_id, accounts::username, ls::points, ls::games, ls::wins, ls::draws, ls::losses, ls::surrenders, ls::escapes))
+        .load(conn)?;
+    Ok(ids
+        .iter()
+        .enumerate()
+        .filter_map(|(i, id)| raw.iter().find(|r| r.0 == *id).map(|r| to_row(offset + i as i64 + 1, r.clone())))
+        .collect())
 }
 
 /// The row of one account with its rank, or `None` if it has no ranked game on this ladder.
