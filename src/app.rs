@@ -75,6 +75,7 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
         tracing::info!(games = restored, "unfinished games restored");
     }
     let ladder = crate::ladder::Ladder::new(config.ladder.clone(), db.clone());
+    ladder.set_starter(Arc::new(live.clone()));
     ladder.spawn_ticker();
     let metrics = Arc::new(Metrics::new());
     live.attach_metrics(metrics.open_sockets.clone(), metrics.live_games.clone());

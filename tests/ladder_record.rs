@@ -8,7 +8,7 @@ use common::{spawn_app, Backend};
 use diesel::prelude::*;
 use ladder_util::*;
 use siguo::db::schema::games;
-use siguo::ladder::{record_result, FinishedGame, Outcome, SeatRecord};
+use siguo::ladder::{record_result, FinishedGame, FinishedSeat, Outcome};
 use siguo_rules::{DrawReason, Seat, Status};
 
 /// Four fresh accounts.
@@ -123,9 +123,9 @@ async fn exactly_once_when_retried_or_interrupted(backend: Backend) {
     let app = spawn_app(backend).await;
     with_db(&app.state().db, |c| {
         let a = four(c, "once");
-        let seats = [seat(a[0]), seat(a[1]), seat(a[2]), seat(a[3])];
-        let game_id = insert_game(c, "ranked", &seats);
-        let g = FinishedGame { game_id, kind: "ranked".into(), seats, status: NS_WINS, reached_battle: true };
+        let mut seats = [seat(a[0]), seat(a[1]), seat(a[2]), seat(a[3])];
+        let game_id = insert_game(c, "ranked", &mut seats);
+        let g = FinishedGame { game_id, kind: kind_of("ranked"), seats, status: NS_WINS, reached_battle: true };
 
         // 1. interrupted: the finishing transaction writes everything, then fails → all rolled back
         let interrupted: Result<(), diesel::result::Error> = c.transaction(|c| {
@@ -176,21 +176,21 @@ async fn casual_practice_guest_bot_and_unfinished_games_never_touch_the_ladder(b
         }
         // a guest in a ranked game
         let mut seats = all();
-        seats[1] = SeatRecord { account_id: Some(guest), guest: true, ..Default::default() };
+        seats[1] = FinishedSeat { guest: true, ..seat(guest) };
         assert_eq!(play(c, "ranked", seats, NS_WINS).1.ladder, None);
         // a bot in a ranked game
         let mut seats = all();
-        seats[3] = SeatRecord { account_id: None, bot: Some("greedy".into()), ..Default::default() };
+        seats[3] = bot(Level::Greedy);
         assert_eq!(play(c, "ranked", seats, EW_WINS).1.ladder, None);
         // a bot in practice with an escape flag
         let mut seats = all();
         seats[0].escaped = true;
-        seats[2] = SeatRecord { account_id: None, bot: Some("random".into()), ..Default::default() };
+        seats[2] = bot(Level::Random);
         assert_eq!(play(c, "practice", seats, EW_WINS).1.ladder, None);
         // aborted during deployment
-        let seats = all();
-        let game_id = insert_game(c, "ranked", &seats);
-        let g = FinishedGame { game_id, kind: "ranked".into(), seats, status: NS_WINS, reached_battle: false };
+        let mut seats = all();
+        let game_id = insert_game(c, "ranked", &mut seats);
+        let g = FinishedGame { game_id, kind: kind_of("ranked"), seats, status: NS_WINS, reached_battle: false };
         assert_eq!(finish(c, &g).unwrap().ladder, None);
         // a dual game seated like a casual one (four accounts)
         assert_eq!(play(c, "ranked_dual", all(), NS_WINS).1.ladder, None);

@@ -18,7 +18,6 @@ pub use record::record_result;
 pub use service::{Ladder, MatchStarter};
 
 use serde::{Deserialize, Serialize};
-use siguo_rules::{Seat, Status};
 
 /// The two ladders, each with its own leaderboard. Stored as text (`ranked`, `ranked_dual`)
 /// in `games.kind`, `ladder_stats.ladder` and `ladder_results.ladder`.
@@ -57,38 +56,6 @@ impl LadderKind {
     }
 }
 
-/// Who sat in one seat of a finished game.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SeatRecord {
-    /// The account in this seat (also for guests, which are account rows with `is_guest`);
-    /// `None` for a bot.
-    pub account_id: Option<i64>,
-    /// Bot level for a bot seat.
-    pub bot: Option<String>,
-    /// The account is a guest.
-    pub guest: bool,
-    /// This seat surrendered (投降).
-    pub surrendered: bool,
-    /// This seat escaped (逃跑): left on purpose or exceeded the reconnect grace.
-    pub escaped: bool,
-}
-
-/// What live play hands to [`record_result`] when a game ends.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FinishedGame {
-    pub game_id: i64,
-    /// `games.kind`: `ranked` | `ranked_dual` | `casual` | `practice`.
-    pub kind: String,
-    /// Indexed by `Seat::index()` (N, E, S, W).
-    pub seats: [SeatRecord; 4],
-    /// The final status (`Won` or `Draw`; `Ongoing` means aborted and never counts).
-    pub status: Status,
-    /// The game reached the battle phase (a game aborted during deployment never counts).
-    pub reached_battle: bool,
-}
-
-impl FinishedGame {
-    pub fn seat(&self, seat: Seat) -> &SeatRecord {
-        &self.seats[seat.index()]
-    }
-}
+/// What live play hands to [`record_result`] when a game ends (defined by live play, in
+/// `crate::live::finish`, the contract between the two).
+pub use crate::live::finish::{FinishedGame, FinishedSeat};

@@ -130,8 +130,8 @@ pub fn team_outcome(status: Status, team: Team) -> Option<Outcome> {
 /// The line for an account controlling `seats` (all of one team), see the module docs.
 pub fn account_outcome(game: &FinishedGame, seats: &[Seat]) -> Option<Outcome> {
     let team = seats.first()?.team();
-    let escaped = seats.iter().any(|&s| game.seat(s).escaped);
-    let surrendered = seats.iter().any(|&s| game.seat(s).surrendered);
+    let escaped = seats.iter().any(|&s| game.seats[s.index()].escaped);
+    let surrendered = seats.iter().any(|&s| game.seats[s.index()].surrendered);
     outcome_from_flags(game.status, team, surrendered, escaped)
 }
 
@@ -148,7 +148,7 @@ pub fn outcome_from_flags(status: Status, team: Team, surrendered: bool, escaped
 
 /// Which ladder a finished game counts for, or why it does not.
 pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
-    let ladder = LadderKind::parse(&game.kind).ok_or(NotCounted::NotRanked)?;
+    let ladder = LadderKind::parse(game.kind.as_str()).ok_or(NotCounted::NotRanked)?;
     if !game.reached_battle {
         return Err(NotCounted::NoBattle);
     }
@@ -163,7 +163,7 @@ pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
             return Err(NotCounted::Guest);
         }
     }
-    let acc = |seat: Seat| game.seat(seat).account_id;
+    let acc = |seat: Seat| game.seats[seat.index()].account_id;
     let ok = match ladder {
         LadderKind::Ranked => {
             let ids: Vec<i64> = Seat::ALL.iter().filter_map(|&s| acc(s)).collect();
@@ -186,7 +186,7 @@ pub fn results(game: &FinishedGame) -> Result<Vec<PlayerResult>, NotCounted> {
     let ladder = counting_ladder(game)?;
     let mut out: Vec<PlayerResult> = Vec::with_capacity(4);
     for seat in Seat::ALL {
-        let Some(id) = game.seat(seat).account_id else { continue };
+        let Some(id) = game.seats[seat.index()].account_id else { continue };
         match out.iter_mut().find(|r| r.account_id == id) {
             Some(r) => r.seats.push(seat),
             None => out.push(PlayerResult { account_id: id, ladder, team: seat.team(), seats: vec![seat], outcome: Outcome::Loss }),
@@ -201,25 +201,34 @@ pub fn results(game: &FinishedGame) -> Result<Vec<PlayerResult>, NotCounted> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::SeatRecord;
+    use crate::ladder::FinishedSeat;
+    use crate::live::GameKind;
+    use siguo_bots::Level;
     use siguo_rules::{DrawReason, WinReason};
 
     const NS_WINS: Status = Status::Won { winner: Team::NS, reason: WinReason::Elimination };
     const EW_WINS: Status = Status::Won { winner: Team::EW, reason: WinReason::Elimination };
     const DRAW: Status = Status::Draw { reason: DrawReason::StepLimit };
 
-    fn acct(id: i64) -> SeatRecord {
-        SeatRecord { account_id: Some(id), ..Default::default() }
+    fn seated(ids: [i64; 4]) -> [FinishedSeat; 4] {
+        Seat::ALL.map(|seat| FinishedSeat {
+            seat,
+            account_id: Some(ids[seat.index()]),
+            guest: false,
+            bot: None,
+            escaped: false,
+            surrendered: false,
+        })
     }
 
     /// Ranked game with accounts N=1, E=2, S=3, W=4.
     fn ranked(status: Status) -> FinishedGame {
-        FinishedGame { game_id: 7, kind: "ranked".into(), seats: [acct(1), acct(2), acct(3), acct(4)], status, reached_battle: true }
+        FinishedGame { game_id: 7, kind: GameKind::Ranked, seats: seated([1, 2, 3, 4]), status, reached_battle: true }
     }
 
     /// Dual game: account 1 holds N+S, account 2 holds E+W.
     fn dual(status: Status) -> FinishedGame {
-        FinishedGame { game_id: 8, kind: "ranked_dual".into(), seats: [acct(1), acct(2), acct(1), acct(2)], status, reached_battle: true }
+        FinishedGame { game_id: 8, kind: GameKind::RankedDual, seats: seated([1, 2, 1, 2]), status, reached_battle: true }
     }
 
     fn outcome_of(g: &FinishedGame, id: i64) -> Outcome {
@@ -332,17 +341,18 @@ mod tests {
 
     #[test]
     fn games_that_do_not_count() {
-        for kind in ["casual", "practice", "", "RANKED"] {
+        for kind in [GameKind::Casual, GameKind::Practice] {
             let mut g = ranked(NS_WINS);
-            g.kind = kind.into();
-            assert_eq!(results(&g), Err(NotCounted::NotRanked), "{kind}");
+            g.kind = kind;
+            assert_eq!(results(&g), Err(NotCounted::NotRanked), "{kind:?}");
         }
         let mut g = ranked(NS_WINS);
         g.reached_battle = false;
         assert_eq!(counting_ladder(&g), Err(NotCounted::NoBattle));
         assert_eq!(counting_ladder(&ranked(Status::Ongoing)), Err(NotCounted::NotFinished));
         let mut g = ranked(NS_WINS);
-        g.seats[2] = SeatRecord { account_id: None, bot: Some("greedy".into()), ..Default::default() };
+        g.seats[2].account_id = None;
+        g.seats[2].bot = Some(Level::Greedy);
         assert_eq!(counting_ladder(&g), Err(NotCounted::Bot));
         let mut g = dual(NS_WINS);
         g.seats[1].guest = true;
@@ -360,9 +370,9 @@ mod tests {
         assert_eq!(counting_ladder(&g), Err(NotCounted::BadSeating));
         // ranked_dual with four different accounts, or one account on both teams
         let mut g = ranked(NS_WINS);
-        g.kind = "ranked_dual".into();
+        g.kind = GameKind::RankedDual;
         assert_eq!(counting_ladder(&g), Err(NotCounted::BadSeating));
-        let g = FinishedGame { seats: [acct(1), acct(1), acct(1), acct(1)], ..dual(NS_WINS) };
+        let g = FinishedGame { seats: seated([1, 1, 1, 1]), ..dual(NS_WINS) };
         assert_eq!(counting_ladder(&g), Err(NotCounted::BadSeating));
         assert_eq!(counting_ladder(&dual(NS_WINS)), Ok(LadderKind::RankedDual));
         assert_eq!(counting_ladder(&ranked(NS_WINS)), Ok(LadderKind::Ranked));

@@ -79,6 +79,7 @@ impl Ladder {
                 Ok(r.map(|(rating, rd, volatility)| Rating { rating, rd, volatility }).unwrap_or_default())
             })
             .await?;
+        tracing::debug!(account_id, ladder = ladder.as_str(), %ip, rating = rating.rating, "queue join");
         let w = Waiting { account_id, username, ip: Some(ip), rating, since: chrono::Utc::now() };
         let found = self.queues.join(ladder, w)?;
         self.start_matches(found).await;
@@ -104,5 +105,25 @@ impl Ladder {
                 }
             }
         }
+    }
+}
+
+/// Live play creates ranked games: default options (always `four_dark`), no bots, every seat an
+/// account. Live play itself sends each player's sockets `match_found` (docs/protocol.md).
+impl MatchStarter for crate::live::Live {
+    fn start(&self, m: Match) -> Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>> {
+        let live = self.clone();
+        Box::pin(async move {
+            use crate::live::{GameKind, SeatOccupant};
+            let kind = match m.ladder {
+                LadderKind::Ranked => GameKind::Ranked,
+                LadderKind::RankedDual => GameKind::RankedDual,
+            };
+            let seats = m
+                .seats
+                .clone()
+                .map(|(account_id, name)| SeatOccupant::Account { account_id, name, guest: false });
+            live.create_game(kind, seats, siguo_rules::Options::default()).await
+        })
     }
 }

@@ -41,6 +41,5 @@ pub struct FinishedGame {
 /// Called with the final result inside the transaction that writes the game's final state.
 /// The ladder fills this in (ranked results, points); it must ignore games that do not count.
 pub fn on_game_finished(conn: &mut DbConn, game: &FinishedGame) -> AppResult<()> {
-    let _ = (conn, game);
-    Ok(())
+    crate::ladder::record_result(conn, game).map(|_| ())
 }

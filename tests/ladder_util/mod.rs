@@ -6,7 +6,9 @@ use siguo::db::schema::{game_players, games, ladder_point_counts, ladder_results
 use siguo::db::DbConn;
 use siguo::error::AppResult;
 use siguo::ladder::record::Recorded;
-use siguo::ladder::{record_result, FinishedGame, SeatRecord};
+use siguo::ladder::{record_result, FinishedGame, FinishedSeat};
+use siguo::live::GameKind;
+pub use siguo_bots::Level;
 use siguo_rules::{DrawReason, Seat, Status, Team, WinReason};
 
 pub const NS_WINS: Status = Status::Won { winner: Team::NS, reason: WinReason::Elimination };
@@ -18,12 +20,26 @@ pub fn account(conn: &mut DbConn, name: &str, guest: bool) -> i64 {
     siguo::db::accounts::insert(conn, name, &name.to_lowercase(), hash, guest).expect("insert account").id
 }
 
-pub fn seat(id: i64) -> SeatRecord {
-    SeatRecord { account_id: Some(id), ..Default::default() }
+/// An account's seat (the seat letter is set from the position in the array by `insert_game`).
+pub fn seat(id: i64) -> FinishedSeat {
+    FinishedSeat { seat: Seat::N, account_id: Some(id), guest: false, bot: None, escaped: false, surrendered: false }
+}
+
+/// A bot's seat.
+pub fn bot(level: Level) -> FinishedSeat {
+    FinishedSeat { account_id: None, bot: Some(level), ..seat(0) }
+}
+
+/// `kind` as live play's enum.
+pub fn kind_of(kind: &str) -> GameKind {
+    GameKind::parse(kind).expect("game kind")
 }
 
 /// Insert the game row (still `battle`) and its seats, as live play does when a game starts.
-pub fn insert_game(conn: &mut DbConn, kind: &str, seats: &[SeatRecord; 4]) -> i64 {
+pub fn insert_game(conn: &mut DbConn, kind: &str, seats: &mut [FinishedSeat; 4]) -> i64 {
+    for (i, s) in seats.iter_mut().enumerate() {
+        s.seat = Seat::from_index(i);
+    }
     let now = chrono::Utc::now().naive_utc();
     diesel::insert_into(games::table)
         .values((
@@ -43,7 +59,7 @@ pub fn insert_game(conn: &mut DbConn, kind: &str, seats: &[SeatRecord; 4]) -> i6
                 game_players::game_id.eq(id),
                 game_players::seat.eq(s.letter().to_string()),
                 game_players::account_id.eq(r.account_id),
-                game_players::bot.eq(r.bot.clone()),
+                game_players::bot.eq(r.bot.map(|l| l.name())),
             ))
             .execute(conn)
             .unwrap();
@@ -62,7 +78,7 @@ pub fn finish(conn: &mut DbConn, g: &FinishedGame) -> AppResult<Recorded> {
             ))
             .execute(c)?;
         for s in Seat::ALL {
-            let r = g.seat(s);
+            let r = &g.seats[s.index()];
             diesel::update(game_players::table.find((g.game_id, s.letter().to_string())))
                 .set((game_players::surrendered.eq(r.surrendered), game_players::escaped.eq(r.escaped)))
                 .execute(c)?;
@@ -72,9 +88,9 @@ pub fn finish(conn: &mut DbConn, g: &FinishedGame) -> AppResult<Recorded> {
 }
 
 /// Insert and finish a game in one go.
-pub fn play(conn: &mut DbConn, kind: &str, seats: [SeatRecord; 4], status: Status) -> (FinishedGame, Recorded) {
-    let game_id = insert_game(conn, kind, &seats);
-    let g = FinishedGame { game_id, kind: kind.into(), seats, status, reached_battle: true };
+pub fn play(conn: &mut DbConn, kind: &str, mut seats: [FinishedSeat; 4], status: Status) -> (FinishedGame, Recorded) {
+    let game_id = insert_game(conn, kind, &mut seats);
+    let g = FinishedGame { game_id, kind: kind_of(kind), seats, status, reached_battle: true };
     let r = finish(conn, &g).expect("finish");
     (g, r)
 }
