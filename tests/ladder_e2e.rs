@@ -83,6 +83,9 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
     let a_status = get_json(&app, "/api/queue", Some(&a.token)).await;
     assert_eq!((a_status["state"].as_str(), a_status["game_id"].as_i64()), (Some("matched"), Some(game)));
 
+    // while the ranked game is on, neither may queue again
+    let r = http_from([127, 0, 0, 41]).post(app.url("/api/queue/ranked")).bearer_auth(&a.token).send().await.unwrap();
+    assert_eq!(common::error_code(r).await, (409, "in_ranked_game".into()));
     confirm_seats(&mut a, &room).await;
     confirm_seats(&mut b, &room).await;
     wait_battle(&mut a).await;
@@ -106,6 +109,8 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
     assert_eq!((g["game_id"].as_i64(), g["outcome"].as_str(), g["points"].as_i64()), (Some(game), Some("surrender"), Some(0)));
     let replay = get_json(&app, g["replay"].as_str().unwrap(), None).await;
     assert_eq!(replay["state"], "finished");
+    // after the game, queueing works again
+    assert_eq!(join_queue(&app, &a, "ranked", [127, 0, 0, 41]).await["state"], "waiting");
 
     // a restart re-runs nothing twice: the standings are the same afterwards
     let mut app = app;

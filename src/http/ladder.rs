@@ -122,7 +122,7 @@ pub async fn leaderboard_me(
     security(("bearer" = []), ("cookie" = [])),
     responses((status = 200, body = QueueStatus),
         (status = 403, description = "guest_not_allowed", body = crate::http::openapi::ErrorResponse),
-        (status = 409, description = "already_queued (in the other queue), match_pending", body = crate::http::openapi::ErrorResponse)))]
+        (status = 409, description = "already_queued (in the other queue), match_pending, in_ranked_game", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/queue/{ladder}")]
 pub async fn queue_join(
     state: web::Data<AppState>,

@@ -67,18 +67,33 @@ impl Ladder {
     /// Put an account into `ladder`'s queue; starts any match this completes. Returns the
     /// account's status afterwards.
     pub async fn join(&self, ladder: LadderKind, account_id: i64, username: String, ip: IpAddr) -> AppResult<QueueStatus> {
-        let rating = self
+        let (rating, playing) = self
             .db
             .run(move |c| {
+                use crate::db::schema::{game_players as gp, games};
+                let playing: Option<i64> = gp::table
+                    .inner_join(games::table)
+                    .filter(gp::account_id.eq(account_id))
+                    .filter(games::kind.eq_any(["ranked", "ranked_dual"]))
+                    .filter(games::state.eq_any(["deploying", "battle"]))
+                    .select(games::id)
+                    .first(c)
+                    .optional()?;
                 let r: Option<(f64, f64, f64)> = ls::table
                     .filter(ls::account_id.eq(account_id))
                     .filter(ls::ladder.eq(ladder.as_str()))
                     .select((ls::rating, ls::rd, ls::volatility))
                     .first(c)
                     .optional()?;
-                Ok(r.map(|(rating, rd, volatility)| Rating { rating, rd, volatility }).unwrap_or_default())
+                Ok((r.map(|(rating, rd, volatility)| Rating { rating, rd, volatility }).unwrap_or_default(), playing))
             })
             .await?;
+        if let Some(game) = playing {
+            return Err(crate::error::AppError::conflict(
+                "in_ranked_game",
+                format!("finish your ranked game {game} before queueing again"),
+            ));
+        }
         tracing::debug!(account_id, ladder = ladder.as_str(), %ip, rating = rating.rating, "queue join");
         let w = Waiting { account_id, username, ip: Some(ip), rating, since: chrono::Utc::now() };
         let found = self.queues.join(ladder, w)?;
