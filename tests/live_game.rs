@@ -180,6 +180,19 @@ async fn surrender_and_draw(backend: Backend) {
     for c in &cs {
         c.assert_no_hidden_ranks();
     }
+
+    // surrender during deployment: applied when the battle starts
+    let (room, mut cs) = four_player_room(&app, json!({})).await;
+    cs[3].act(json!({"type": "surrender", "room": room})).await.unwrap();
+    cs[3].expect_err(json!({"type": "confirm", "room": room}), "already_confirmed").await;
+    for c in cs.iter_mut().take(3) {
+        c.act(json!({"type": "confirm", "room": room})).await.unwrap();
+    }
+    let u = cs[0]
+        .wait_for(|m| m["type"] == "update" && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "eliminated" && e["seat"] == "W"))
+        .await;
+    assert!(u["events"].as_array().unwrap().iter().any(|e| e["reason"] == "surrendered"));
+    assert_eq!(u["view"]["status"]["state"], "ongoing");
 }
 
 async fn refusals_change_nothing(backend: Backend) {

@@ -244,7 +244,7 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             if deps.len() != 4 {
                 deps = Seat::ALL
                     .iter()
-                    .map(|s| DeploySeat { deployment: Deployment::random(*s, &g.options, &mut rng()), confirmed: false })
+                    .map(|s| DeploySeat { deployment: Deployment::random(*s, &g.options, &mut rng()), confirmed: false, surrendered: false })
                     .collect();
             }
             for (i, d) in deps.iter_mut().enumerate() {
@@ -978,6 +978,33 @@ impl Room {
                 self.commit(vec![Action::Move { from, to }]).await?;
                 Ok(Some(json!({"v": self.v})))
             }
+            Surrender { seat, .. } if self.phase == Phase::Deploying => {
+                // allowed at any time: recorded now, applied when the battle starts
+                let seats: Vec<Seat> = match seat {
+                    Some(s) => vec![self.my_seat(who, Some(s))?],
+                    None => self.seats_of_account(who.account_id).collect(),
+                };
+                if seats.is_empty() {
+                    return Err(ProtoError::new("not_your_seat", "you do not hold a seat in this game"));
+                }
+                if seats.iter().any(|s| self.deploying[s.index()].surrendered) {
+                    return Err(siguo_rules::RuleError::SeatEliminated.into());
+                }
+                let old = self.deploying.clone();
+                for s in &seats {
+                    self.deploying[s.index()].surrendered = true;
+                    self.deploying[s.index()].confirmed = true;
+                }
+                if let Err(e) = self.save_deploying().await {
+                    self.deploying = old;
+                    return Err(e.into());
+                }
+                self.publish(seats.iter().map(|s| json!({"type": "deploy_confirmed", "seat": s})).collect());
+                if self.deploying.iter().all(|d| d.confirmed) {
+                    self.start_battle().await?;
+                }
+                Ok(Some(json!({"v": self.v})))
+            }
             Surrender { seat, .. } => {
                 self.need_phase(Phase::Battle)?;
                 let g = self.game.as_ref().unwrap();
@@ -1235,12 +1262,13 @@ impl Room {
             match &slot.occ {
                 SeatOccupant::Bot { level } => {
                     let mut b = make_bot(*level, budget);
-                    deps.push(DeploySeat { deployment: b.deploy(s, &self.options), confirmed: true });
+                    deps.push(DeploySeat { deployment: b.deploy(s, &self.options), confirmed: true, surrendered: false });
                     *self.bots[s.index()].get_mut().unwrap() = Some(b);
                 }
                 SeatOccupant::Account { .. } => deps.push(DeploySeat {
                     deployment: Deployment::random(s, &self.options, &mut rng()),
                     confirmed: false,
+                    surrendered: false,
                 }),
             }
         }
@@ -1321,6 +1349,19 @@ impl Room {
         }
         self.publish(events);
         self.broadcast_room();
+        let pending: Vec<Action> = Seat::ALL
+            .into_iter()
+            .filter(|s| self.deploying[s.index()].surrendered && self.game.as_ref().is_some_and(|g| !g.is_eliminated(*s)))
+            .map(|seat| Action::Surrender { seat })
+            .collect();
+        for a in pending {
+            if self.game.as_ref().is_some_and(|g| g.is_over()) {
+                break;
+            }
+            if let Err(e) = self.commit(vec![a]).await {
+                tracing::error!(room = %self.id, error = ?e, "surrender made during deployment");
+            }
+        }
         Ok(())
     }
 

@@ -29,6 +29,9 @@ fn from_json<T: for<'a> Deserialize<'a>>(s: &str, what: &str) -> AppResult<T> {
 pub struct DeploySeat {
     pub deployment: Deployment,
     pub confirmed: bool,
+    /// surrendered during deployment: applied as soon as the battle starts
+    #[serde(default)]
+    pub surrendered: bool,
 }
 
 /// Insert a new game in its deployment phase with its four seats; returns the id.
