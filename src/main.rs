@@ -3,6 +3,12 @@ use clap::{Parser, Subcommand};
 use siguo::config::Config;
 use std::process::ExitCode;
 
+/// mimalloc instead of glibc malloc: under live-play load glibc spent ~45 % of the server's CPU in
+/// malloc/free (chunk consolidation) and kept freed memory in per-thread arenas (RSS);
+/// see docs/performance.md, "Live play capacity".
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "siguo", version, about = "Siguo: an online server for four-player team military chess (四国军棋)")]
 struct Cli {
