@@ -98,6 +98,8 @@ pub struct LiveConfig {
     pub bot_budget_ms: u64,
     /// Events kept per game for resync.
     pub resync_log: usize,
+    /// Messages queued for one socket before it counts as too slow and is closed (1013).
+    pub outbound_queue: usize,
 }
 
 impl Default for LiveConfig {
@@ -108,6 +110,7 @@ impl Default for LiveConfig {
             finished_room_seconds: 300,
             bot_budget_ms: 300,
             resync_log: 128,
+            outbound_queue: OUTBOUND_QUEUE,
         }
     }
 }
@@ -139,8 +142,8 @@ pub const OUTBOUND_QUEUE: usize = 256;
 
 /// Make a socket's outbound channel: the sender side for rooms, the receiver and kill switch for
 /// the socket task.
-pub fn client_channel(conn_id: u64, account_id: i64) -> (ClientTx, mpsc::Receiver<Arc<str>>, Arc<Notify>) {
-    let (tx, rx) = mpsc::channel(OUTBOUND_QUEUE);
+pub fn client_channel(conn_id: u64, account_id: i64, capacity: usize) -> (ClientTx, mpsc::Receiver<Arc<str>>, Arc<Notify>) {
+    let (tx, rx) = mpsc::channel(capacity.max(1));
     let kill = Arc::new(Notify::new());
     (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
 }

@@ -38,7 +38,7 @@ pub fn start(req: &HttpRequest, body: web::Payload, live: Live, who: Who) -> Res
 
 async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: actix_ws::AggregatedMessageStream) {
     let conn_id = live.next_conn_id();
-    let (tx, mut rx, kill) = client_channel(conn_id, who.account_id);
+    let (tx, mut rx, kill) = client_channel(conn_id, who.account_id, live.config().outbound_queue);
     live.add_socket(tx.clone());
     live.socket_gauge(1);
     let mut joined: HashSet<String> = HashSet::new();
@@ -54,12 +54,15 @@ async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: a
     let close: Option<CloseReason> = loop {
         tokio::select! {
             biased;
-            _ = kill.notified() => {
-                break Some(CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) });
-            }
+            _ = kill.notified() => break Some(too_slow()),
             out = rx.recv() => match out {
                 Some(text) => {
-                    if session.text(text.to_string()).await.is_err() { break None; }
+                    // a client that stops reading blocks this send; its queue overflow must still end it
+                    tokio::select! {
+                        biased;
+                        _ = kill.notified() => break Some(too_slow()),
+                        r = session.text(text.to_string()) => if r.is_err() { break None; },
+                    }
                 }
                 None => break None,
             },
@@ -67,7 +70,11 @@ async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: a
                 if last_seen.elapsed() > SILENCE {
                     break Some(CloseReason { code: CloseCode::Policy, description: Some("silent for too long".into()) });
                 }
-                if session.ping(b"").await.is_err() { break None; }
+                tokio::select! {
+                    biased;
+                    _ = kill.notified() => break Some(too_slow()),
+                    r = session.ping(b"") => if r.is_err() { break None; },
+                }
             }
             msg = stream.recv() => {
                 let Some(msg) = msg else { break None };
@@ -110,7 +117,12 @@ async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: a
             h.send(Cmd::Gone { conn_id }).await;
         }
     }
-    let _ = session.close(close).await;
+    // a client that does not read may never take the close frame: do not wait for it forever
+    let _ = tokio::time::timeout(Duration::from_secs(5), session.close(close)).await;
+}
+
+fn too_slow() -> CloseReason {
+    CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) }
 }
 
 async fn handle_text(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut HashSet<String>, text: &str) {
