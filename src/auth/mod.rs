@@ -1,8 +1,9 @@
-//! Authentication: passwords (Argon2id on a bounded blocking pool), access tokens (JWT, HS256
+//! Authentication: passwords (Argon2id on low-priority hashing threads, [`hasher`]), access tokens (JWT, HS256
 //! pinned, `exp` ≤ 15 min, issuer and audience checked), opaque rotating refresh tokens, rate
 //! limits, and the request extractors [`Identity`] and [`AccountOnly`].
 //!
 //! The access token travels in the HttpOnly cookie `siguo_access` or as `Authorization: Bearer`.
+pub mod hasher;
 pub mod limits;
 pub mod password;
 pub mod refresh;
@@ -18,8 +19,6 @@ use diesel::prelude::*;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use std::future::{ready, Ready};
-use std::sync::Arc;
-use tokio::sync::Semaphore;
 
 /// Cookie holding the access token (path `/`).
 pub const ACCESS_COOKIE: &str = "siguo_access";
@@ -62,8 +61,8 @@ pub struct Auth {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
-    /// bounds concurrent Argon2 computations to the number of cores
-    hashing: Arc<Semaphore>,
+    /// Argon2 computations: low-priority threads, one fewer than the cores (see [`hasher`])
+    hashing: hasher::Hasher,
     pub limits: limits::RateLimits,
 }
 
@@ -81,7 +80,8 @@ impl Auth {
             encoding: EncodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
             decoding: DecodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
             validation,
-            hashing: Arc::new(Semaphore::new(cores)),
+            // one core stays free of hashing for live play: logins queue instead
+            hashing: hasher::Hasher::start(cores.saturating_sub(1).max(1))?,
             limits: limits::RateLimits::new(&config.limits),
         })
     }
@@ -120,21 +120,15 @@ impl Auth {
         Ok(Identity { account_id, name: c.name, guest: c.guest })
     }
 
-    /// Hash a password with Argon2id (PHC string), at most one hash per core at a time.
+    /// Hash a password with Argon2id (PHC string) on a low-priority hashing thread.
     pub async fn hash_password(&self, password: String) -> AppResult<String> {
-        let _permit = self.hashing.clone().acquire_owned().await.map_err(AppError::internal)?;
-        tokio::task::spawn_blocking(move || password::hash(&password))
-            .await
-            .map_err(|e| AppError::internal(format!("hash task: {e}")))?
+        self.hashing.run(move || password::hash(&password)).await
     }
 
     /// Verify a password against a PHC string (or burn the same time against a dummy hash when
     /// there is no account, so timing does not reveal which names exist).
     pub async fn verify_password(&self, password: String, phc: Option<String>) -> AppResult<bool> {
-        let _permit = self.hashing.clone().acquire_owned().await.map_err(AppError::internal)?;
-        tokio::task::spawn_blocking(move || password::verify(&password, phc.as_deref()))
-            .await
-            .map_err(|e| AppError::internal(format!("verify task: {e}")))?
+        self.hashing.run(move || password::verify(&password, phc.as_deref())).await
     }
 }
 

@@ -27,18 +27,24 @@ fn now() -> NaiveDateTime {
 /// Store a new token for `account_id` in `family` (a new login passes a new family).
 pub fn insert(conn: &mut DbConn, account_id: i64, family: &str, ttl_days: u64) -> AppResult<String> {
     let token = new_token();
+    insert_token(conn, account_id, family, &token, ttl_days)?;
+    Ok(token)
+}
+
+/// Store `token` (made by [`new_token`]) for `account_id` in `family`.
+pub fn insert_token(conn: &mut DbConn, account_id: i64, family: &str, token: &str, ttl_days: u64) -> AppResult<()> {
     let created = now();
     diesel::insert_into(rt::table)
         .values((
             rt::account_id.eq(account_id),
             rt::family.eq(family),
-            rt::token_hash.eq(token_hash(&token)),
+            rt::token_hash.eq(token_hash(token)),
             rt::created_at.eq(created),
             rt::expires_at.eq(created + chrono::Duration::days(ttl_days as i64)),
             rt::revoked.eq(false),
         ))
         .execute(conn)?;
-    Ok(token)
+    Ok(())
 }
 
 pub fn new_family() -> String {

@@ -44,6 +44,10 @@ pub struct SelfplayArgs {
     /// Print a progress line every this many games (0: never).
     #[arg(long, default_value_t = 0)]
     pub progress: usize,
+    /// Stop starting new pairs after this many minutes (pairs already started are finished and
+    /// counted; the report says how many games were played). Default: no limit.
+    #[arg(long)]
+    pub max_minutes: Option<f64>,
 }
 
 /// One finished (or crashed) game, from bot A's side.
@@ -238,6 +242,7 @@ pub fn run(args: SelfplayArgs) -> i32 {
         threads
     );
     let started = Instant::now();
+    let deadline = args.max_minutes.map(|m| started + Duration::from_secs_f64(m.max(0.0) * 60.0));
     let next = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel::<GameResult>();
     let shared = Arc::new((options, a, b));
@@ -246,6 +251,9 @@ pub fn run(args: SelfplayArgs) -> i32 {
         let (next, tx, shared) = (next.clone(), tx.clone(), shared.clone());
         let seed = args.seed;
         handles.push(std::thread::spawn(move || loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let k = next.fetch_add(1, Ordering::SeqCst);
             if k >= pairs {
                 break;
@@ -330,6 +338,9 @@ pub fn run(args: SelfplayArgs) -> i32 {
         );
     }
     println!("elapsed: {:.1} s", started.elapsed().as_secs_f64());
+    if results.len() < pairs * 2 {
+        println!("stopped by --max-minutes: {} of {} games played (whole pairs only)", results.len(), pairs * 2);
+    }
     if illegal > 0 || crashes > 0 {
         1
     } else {

@@ -1,9 +1,12 @@
 //! Group commit for small, frequent writes (live play's action log).
 //!
 //! One writer thread with its own connection takes every write queued while the previous
-//! transaction was committing and commits them together: one transaction, one savepoint per
-//! write (a failing write is rolled back alone and gets its own error), one WAL flush / fsync for
-//! the whole group. A caller's future resolves only after the group's COMMIT succeeded, so
+//! transaction was committing and commits them together: one transaction and one WAL flush /
+//! fsync for the whole group, with no per-write savepoint (a savepoint and its release are two
+//! more round trips per write on PostgreSQL). If any write of a group fails, the group's
+//! transaction is rolled back and every write of it is run again in a transaction of its own, so
+//! that a failing write is undone alone and gets its own error while the others commit; this is
+//! why a write is `FnMut` (it may run twice). A caller's future resolves only after the group's COMMIT succeeded, so
 //! "committed before broadcast" still holds. There is no artificial delay: an idle writer commits
 //! a lone write at once; under load the groups grow by themselves.
 //!
@@ -21,7 +24,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::oneshot;
 
-type Work = Box<dyn FnOnce(&mut DbConn) -> AppResult<()> + Send>;
+type Work = Box<dyn FnMut(&mut DbConn) -> AppResult<()> + Send>;
 
 struct Job {
     work: Work,
@@ -64,9 +67,10 @@ impl GroupCommit {
     }
 
     /// Run `f` inside the next group's transaction; resolves after that transaction committed.
+    /// `f` runs a second time, alone, if another write of its group failed.
     pub async fn write<F>(&self, f: F) -> AppResult<()>
     where
-        F: FnOnce(&mut DbConn) -> AppResult<()> + Send + 'static,
+        F: FnMut(&mut DbConn) -> AppResult<()> + Send + 'static,
     {
         let (reply, rx) = oneshot::channel();
         self.tx
@@ -85,39 +89,41 @@ fn writer(manager: DbManager, mut conn: DbConn, rx: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        let mut works: Vec<Option<Work>> = vec![];
-        let mut replies = vec![];
+        let mut works: Vec<Work> = Vec::with_capacity(group.len());
+        let mut replies = Vec::with_capacity(group.len());
         for j in group {
-            works.push(Some(j.work));
+            works.push(j.work);
             replies.push(j.reply);
         }
-        let mut results: Vec<AppResult<()>> = Vec::with_capacity(works.len());
-        let outer = conn.transaction::<(), AppError, _>(|c| {
+        // the common case: every write succeeds, one transaction for all
+        let together = conn.transaction::<(), AppError, _>(|c| {
             for w in works.iter_mut() {
-                let work = w.take().expect("each write runs once");
-                // a nested transaction is a savepoint: a failing write is undone alone
-                results.push(c.transaction(|c| work(c)));
+                w(c)?;
             }
             Ok(())
         });
-        match outer {
-            Ok(()) => {
-                for (reply, r) in replies.into_iter().zip(results) {
-                    let _ = reply.send(r);
-                }
+        if together.is_ok() {
+            for reply in replies {
+                let _ = reply.send(Ok(()));
             }
-            Err(e) => {
-                tracing::error!(error = %e, writes = replies.len(), "group commit failed");
-                for reply in replies {
-                    let _ = reply.send(Err(AppError::internal(format!("commit failed: {e}"))));
-                }
-                if manager.is_valid(&mut conn).is_err() {
-                    match manager.connect() {
-                        Ok(c) => conn = c,
-                        Err(e) => tracing::error!(error = %e, "group commit: reconnect failed"),
-                    }
-                }
+            continue;
+        }
+        if works.len() > 1 {
+            tracing::warn!(writes = works.len(), "group commit: a write failed; running the group's writes one by one");
+        }
+        if manager.is_valid(&mut conn).is_err() {
+            match manager.connect() {
+                Ok(c) => conn = c,
+                Err(e) => tracing::error!(error = %e, "group commit: reconnect failed"),
             }
+        }
+        // rolled back: each write again in its own transaction, each with its own result
+        for (mut w, reply) in works.into_iter().zip(replies) {
+            let r = conn.transaction::<(), AppError, _>(|c| w(c));
+            if let Err(e) = &r {
+                tracing::error!(error = %e, "group commit: write failed");
+            }
+            let _ = reply.send(r);
         }
     }
 }

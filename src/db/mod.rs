@@ -170,10 +170,11 @@ impl Db {
 
     /// Small write transaction committed together with the other writes queued meanwhile (group
     /// commit, see [`group`]); resolves after the COMMIT. For frequent writes on the hot path
-    /// (every move of every live game).
+    /// (every move of every live game). `f` may run twice (alone, after a rollback) if another
+    /// write of its group failed, so it is `FnMut`.
     pub async fn write_grouped<F>(&self, f: F) -> AppResult<()>
     where
-        F: FnOnce(&mut DbConn) -> AppResult<()> + Send + 'static,
+        F: FnMut(&mut DbConn) -> AppResult<()> + Send + 'static,
     {
         match self.group.get_or_init(|| group::GroupCommit::start(self.manager.clone())) {
             Ok(g) => g.write(f).await,

@@ -99,7 +99,12 @@ async fn start_session(
             let ttl = state.config.auth.refresh_ttl_days;
             let id = account.id;
             let family = family.unwrap_or_else(refresh::new_family);
-            state.db.run(move |conn| refresh::insert(conn, id, &family, ttl)).await?
+            // a login's only write goes through the group-commit writer: on SQLite a second
+            // writer connection would contend with live play's writes for the database lock
+            let token = refresh::new_token();
+            let t = token.clone();
+            state.db.write_grouped(move |conn| refresh::insert_token(conn, id, &family, &t, ttl)).await?;
+            token
         }
     };
     let secure = state.config.auth.cookie_secure;

@@ -12,6 +12,7 @@ pub mod room;
 pub mod socket;
 pub mod store;
 
+use bytestring::ByteString;
 use crate::db::Db;
 use crate::error::{AppError, AppResult};
 use protocol::{ClientId, ProtoError};
@@ -120,12 +121,13 @@ impl Default for LiveConfig {
 pub struct ClientTx {
     pub conn_id: u64,
     pub account_id: i64,
-    tx: mpsc::Sender<Arc<str>>,
+    tx: mpsc::Sender<ByteString>,
     kill: Arc<Notify>,
 }
 
 impl ClientTx {
-    pub fn send_text(&self, text: Arc<str>) {
+    /// Queue a message's text (a `ByteString` is shared, not copied, by every receiver).
+    pub fn send_text(&self, text: ByteString) {
         match self.tx.try_send(text) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => self.kill.notify_one(),
@@ -133,7 +135,7 @@ impl ClientTx {
         }
     }
     pub fn send(&self, v: &Value) {
-        self.send_text(Arc::from(v.to_string()))
+        self.send_text(ByteString::from(v.to_string()))
     }
 }
 
@@ -142,7 +144,7 @@ pub const OUTBOUND_QUEUE: usize = 256;
 
 /// Make a socket's outbound channel: the sender side for rooms, the receiver and kill switch for
 /// the socket task.
-pub fn client_channel(conn_id: u64, account_id: i64, capacity: usize) -> (ClientTx, mpsc::Receiver<Arc<str>>, Arc<Notify>) {
+pub fn client_channel(conn_id: u64, account_id: i64, capacity: usize) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Notify>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let kill = Arc::new(Notify::new());
     (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
@@ -323,7 +325,7 @@ impl Live {
     }
     /// Send a message to every socket of an account (e.g. the ladder's `match_found`).
     pub fn notify_account(&self, account_id: i64, msg: &Value) {
-        let text: Arc<str> = Arc::from(msg.to_string());
+        let text = ByteString::from(msg.to_string());
         if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
             for t in v {
                 t.send_text(text.clone());

@@ -9,10 +9,13 @@ use super::{ClientTx, GameKind, Live, SeatOccupant, Who};
 use crate::error::{AppError, AppResult};
 use diesel::Connection;
 use rand::SeedableRng;
+use bytestring::ByteString;
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use siguo_bots::{Bot, Level};
 use siguo_rules::{
-    Action, Deployment, Event, Formation, Game, GameRecord, Move, Options, Seat, SeatSet, Status, Viewer,
+    Action, Deployment, Event, Formation, Game, GameRecord, Move, Options, Seat, SeatSet, Status, View, Viewer,
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -80,6 +83,26 @@ const CHAT_WINDOW: Duration = Duration::from_secs(10);
 const CHAT_PER_WINDOW: usize = 5;
 const EMPTY_ROOM_MS: i64 = 60_000;
 
+/// An `update` message (docs/protocol.md), serialized straight from borrowed parts.
+#[derive(Serialize)]
+struct UpdateMsg<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    room: &'a str,
+    game: Option<i64>,
+    v: u64,
+    from_v: u64,
+    events: &'a [Box<RawValue>],
+    view: Option<&'a View>,
+    clock: &'a RawValue,
+    legal_moves: BTreeMap<String, Vec<String>>,
+}
+
+/// One public event (or any message part) as JSON text.
+fn raw<T: Serialize + ?Sized>(v: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(v).expect("a public event serializes")
+}
+
 struct Room {
     live: Live,
     me: mpsc::Sender<Cmd>,
@@ -95,8 +118,9 @@ struct Room {
     subs: HashMap<u64, Sub>,
     game_id: Option<i64>,
     v: u64,
-    /// (version, events of that version)
-    log: VecDeque<(u64, Vec<Value>)>,
+    /// (version, events of that version as JSON text): kept as text, not `Value` trees, because
+    /// every room holds up to `resync_log` of them
+    log: VecDeque<(u64, Vec<Box<RawValue>>)>,
     deploying: Vec<DeploySeat>,
     deploy_deadline: i64,
     game: Option<Game>,
@@ -587,16 +611,21 @@ impl Room {
     }
 
     fn legal_moves_json(&self, viewer: Viewer) -> Value {
-        let Some(g) = self.game.as_ref() else { return json!({}) };
-        let (Some(turn), Viewer::Seats(set)) = (g.turn(), viewer) else { return json!({}) };
-        if !set.contains(turn) {
-            return json!({});
-        }
+        json!(self.legal_moves_map(viewer))
+    }
+
+    /// The viewer's legal moves (from → destinations), empty unless it is the viewer's turn.
+    fn legal_moves_map(&self, viewer: Viewer) -> BTreeMap<String, Vec<String>> {
         let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let Some(g) = self.game.as_ref() else { return m };
+        let (Some(turn), Viewer::Seats(set)) = (g.turn(), viewer) else { return m };
+        if !set.contains(turn) {
+            return m;
+        }
         for mv in g.legal_moves() {
             m.entry(mv.from.to_string()).or_default().push(mv.to.to_string());
         }
-        json!(m)
+        m
     }
 
     fn view_json(&self, viewer: Viewer) -> Value {
@@ -628,35 +657,60 @@ impl Room {
             "seats": self.seats_json(), "you": {"seats": mine},
             "view": self.view_json(viewer), "deployments": deployments, "confirmed": confirmed,
             "clock": self.clock_json(), "legal_moves": self.legal_moves_json(viewer),
-            "last_events": self.log.back().map(|(_, e)| e.clone()).unwrap_or_default(),
+            "last_events": self.log.back().map(|(_, e)| e.iter().map(|r| serde_json::from_str::<Value>(r.get()).unwrap_or(Value::Null)).collect::<Vec<Value>>()).unwrap_or_default(),
         })
     }
 
-    fn update_msg(&self, account_id: i64, from_v: u64, events: &[Value], cache: &mut HashMap<u8, (Value, Value)>) -> Value {
-        let viewer = self.viewer(account_id);
+    /// The `update` message for one viewer, as text. Built directly from the engine's `View`
+    /// (serialized once, no intermediate `Value` tree); `cache` shares the text between the
+    /// subscribers with the same viewer (the sockets of one seat, all spectators).
+    fn update_text(&self, viewer: Viewer, from_v: u64, events: &[Box<RawValue>], clock: &RawValue, cache: &mut HashMap<u8, ByteString>) -> ByteString {
         let key = match viewer {
             Viewer::Seats(s) => s.0,
             Viewer::Spectator => 0,
         };
-        let (view, moves) = cache
+        cache
             .entry(key)
-            .or_insert_with(|| (self.view_json(viewer), self.legal_moves_json(viewer)))
-            .clone();
-        json!({"type": "update", "room": self.id, "game": self.game_id, "v": self.v, "from_v": from_v,
-               "events": events, "view": view, "clock": self.clock_json(), "legal_moves": moves})
+            .or_insert_with(|| {
+                let view = self.game.as_ref().map(|g| g.view(viewer));
+                let msg = UpdateMsg {
+                    kind: "update",
+                    room: &self.id,
+                    game: self.game_id,
+                    v: self.v,
+                    from_v,
+                    events,
+                    view: view.as_ref(),
+                    clock,
+                    legal_moves: self.legal_moves_map(viewer),
+                };
+                ByteString::from(serde_json::to_string(&msg).expect("an update serializes"))
+            })
+            .clone()
+    }
+
+    fn clock_raw(&self) -> Box<RawValue> {
+        serde_json::value::to_raw_value(&self.clock_json()).expect("a clock serializes")
     }
 
     /// A new version with these public events: log it, send every subscriber its update.
     fn publish(&mut self, events: Vec<Value>) {
+        let events: Vec<Box<RawValue>> = events.iter().map(raw).collect();
+        self.publish_raw(events)
+    }
+
+    fn publish_raw(&mut self, events: Vec<Box<RawValue>>) {
         let from_v = self.v;
         self.v += 1;
-        self.log.push_back((self.v, events.clone()));
-        while self.log.len() > self.live.config().resync_log {
-            self.log.pop_front();
-        }
+        let clock = self.clock_raw();
         let mut cache = HashMap::new();
         for s in self.subs.values() {
-            s.tx.send(&self.update_msg(s.who.account_id, from_v, &events, &mut cache));
+            let viewer = self.viewer(s.who.account_id);
+            s.tx.send_text(self.update_text(viewer, from_v, &events, &clock, &mut cache));
+        }
+        self.log.push_back((self.v, events));
+        while self.log.len() > self.live.config().resync_log {
+            self.log.pop_front();
         }
     }
 
@@ -748,8 +802,8 @@ impl Room {
         match oldest {
             _ if v == self.v => {}
             Some(oldest) if v >= oldest && v < self.v => {
-                let events: Vec<Value> = self.log.iter().filter(|(x, _)| *x > v).flat_map(|(_, e)| e.clone()).collect();
-                conn.send(&self.update_msg(account_id, v, &events, &mut HashMap::new()));
+                let events: Vec<Box<RawValue>> = self.log.iter().filter(|(x, _)| *x > v).flat_map(|(_, e)| e.iter().cloned()).collect();
+                conn.send_text(self.update_text(self.viewer(account_id), v, &events, &self.clock_raw(), &mut HashMap::new()));
             }
             _ => conn.send(&self.snapshot(account_id)),
         }
@@ -1431,7 +1485,7 @@ impl Room {
         // group commit: committed (with the other games' actions of this instant) before the broadcast
         self.live
             .db()
-            .write_grouped(move |c| store::append_actions(c, id, seq, &acts, finished.as_ref()))
+            .write_grouped(move |c| store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref()))
             .await?;
         self.actions += actions.len();
         for b in self.bots.iter_mut().filter_map(|m| m.get_mut().unwrap().as_mut()) {
@@ -1447,7 +1501,7 @@ impl Room {
         } else if before != after {
             self.turn_deadline = Some(now_ms() + self.options.move_seconds as i64 * 1000);
         }
-        self.publish(events.iter().map(|e| serde_json::to_value(e).unwrap()).collect());
+        self.publish_raw(events.iter().map(raw).collect());
         if over {
             self.broadcast_room();
         }

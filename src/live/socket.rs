@@ -61,7 +61,7 @@ async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: a
                     tokio::select! {
                         biased;
                         _ = kill.notified() => break Some(too_slow()),
-                        r = session.text(text.to_string()) => if r.is_err() { break None; },
+                        r = session.text(text) => if r.is_err() { break None; },
                     }
                 }
                 None => break None,

@@ -110,32 +110,37 @@ pub fn append_actions(
     actions: &[Action],
     finished: Option<&FinishedGame>,
 ) -> AppResult<()> {
-    let rows: Vec<(i32, String)> = actions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| Ok(((first_seq + i) as i32, to_json(a)?)))
-        .collect::<AppResult<_>>()?;
-    conn.transaction(|conn| {
-        for (seq, a) in &rows {
-            diesel::insert_into(game_actions::table)
-                .values((
-                    game_actions::game_id.eq(game_id),
-                    game_actions::seq.eq(*seq),
-                    game_actions::action.eq(a),
-                    game_actions::created_at.eq(now()),
-                ))
+    conn.transaction(|conn| append_actions_in_tx(conn, game_id, first_seq, actions, finished))
+}
+
+/// [`append_actions`] for a caller that already holds a transaction (the group-commit writer):
+/// no savepoint of its own.
+pub fn append_actions_in_tx(
+    conn: &mut DbConn,
+    game_id: i64,
+    first_seq: usize,
+    actions: &[Action],
+    finished: Option<&FinishedGame>,
+) -> AppResult<()> {
+    for (i, a) in actions.iter().enumerate() {
+        diesel::insert_into(game_actions::table)
+            .values((
+                game_actions::game_id.eq(game_id),
+                game_actions::seq.eq((first_seq + i) as i32),
+                game_actions::action.eq(to_json(a)?),
+                game_actions::created_at.eq(now()),
+            ))
+            .execute(conn)?;
+        if let Action::Surrender { seat } = a {
+            diesel::update(game_players::table.find((game_id, seat.letter().to_string())))
+                .set(game_players::surrendered.eq(true))
                 .execute(conn)?;
-            if let Ok(Action::Surrender { seat }) = serde_json::from_str::<Action>(a) {
-                diesel::update(game_players::table.find((game_id, seat.letter().to_string())))
-                    .set(game_players::surrendered.eq(true))
-                    .execute(conn)?;
-            }
         }
-        if let Some(f) = finished {
-            write_finished(conn, f)?;
-        }
-        Ok(())
-    })
+    }
+    if let Some(f) = finished {
+        write_finished(conn, f)?;
+    }
+    Ok(())
 }
 
 fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<()> {
