@@ -1,13 +1,13 @@
-//! Password hashing off the hot path: a small pool of threads of their own, at the lowest CPU
-//! priority, that run the Argon2id computations of logins and registrations.
+//! Password hashing off the hot path: a small pool of threads of their own, at a lower CPU
+//! priority (nice 10), that run the Argon2id computations of logins and registrations.
 //!
-//! An Argon2id hash costs tens of milliseconds of CPU. On the async runtime's blocking pool it
-//! competes as an equal with the threads that serve live games, so a burst of logins raised the
-//! latency of every move. The hashing threads run under `SCHED_IDLE` on Linux (nice 19 where
-//! that is refused): a waking game thread preempts them at once (at nice 19 the scheduler still
-//! lets the running hash finish its slice, ~3 ms), and logins use the CPU that is left. When the
-//! machine is saturated logins wait longer, which is the right trade: a login may take a second,
-//! a move may not.
+//! An Argon2id hash costs tens of milliseconds of CPU. On the async runtime's blocking pool, one
+//! per core, it competed as an equal with the threads that serve live games, so a burst of logins
+//! raised the latency of every move. There is one hashing thread fewer than the cores (so one
+//! core never hashes), and it runs at nice 10, so the game threads win the CPU when they want it.
+//! It is not `SCHED_IDLE` (nor nice 19): on a saturated machine those starve logins for minutes
+//! (seen in the test suite: ten logins took longer than the per-account rate-limit window),
+//! while nice 10 still gives a hash about a tenth of a contended core.
 use crate::error::{AppError, AppResult};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -19,18 +19,16 @@ pub struct Hasher {
     tx: Mutex<mpsc::Sender<Job>>,
 }
 
-/// Put the calling thread at the lowest priority: `SCHED_IDLE`, else nice 19 (Linux: both are
-/// per thread).
-fn lowest_priority() {
+/// Nice value of the hashing threads.
+const HASH_NICE: i32 = 10;
+
+/// Lower the calling thread's priority to [`HASH_NICE`] (Linux: per thread).
+fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: plain syscalls on the calling thread; failure only leaves the priority unchanged.
     unsafe {
-        let param = libc::sched_param { sched_priority: 0 };
-        if libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0 {
-            return;
-        }
         let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        if libc::setpriority(libc::PRIO_PROCESS, tid, 19) != 0 {
+        if libc::setpriority(libc::PRIO_PROCESS, tid, HASH_NICE) != 0 {
             tracing::warn!("could not lower the priority of a password-hashing thread");
         }
     }
@@ -46,7 +44,7 @@ impl Hasher {
             std::thread::Builder::new()
                 .name(format!("siguo-hash-{i}"))
                 .spawn(move || {
-                    lowest_priority();
+                    lower_priority();
                     loop {
                         let job = match rx.lock() {
                             Ok(r) => r.recv(),
