@@ -77,6 +77,9 @@ async fn reconnect_and_resync(backend: Backend) {
     assert_eq!(snap["v"], a["v"]);
     assert_eq!(snap["phase"], "battle");
     assert_eq!(snap["you"]["seats"], json!(["S"]));
+    // the events of the newest version ride along (the client marks the last move with them)
+    let last = snap["last_events"].as_array().expect("last_events");
+    assert!(last.iter().any(|e| e["type"] == "moved"), "{last:?}");
     for c in &cs {
         c.assert_no_hidden_ranks();
     }

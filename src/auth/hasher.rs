@@ -16,7 +16,7 @@ use tokio::sync::oneshot;
 type Job = Box<dyn FnOnce() + Send>;
 
 pub struct Hasher {
-    tx: Mutex<mpsc::Sender<Job>>,
+    tx: mpsc::Sender<Job>,
 }
 
 /// Nice value of the hashing threads.
@@ -58,7 +58,7 @@ impl Hasher {
                 })
                 .map_err(|e| format!("password hashing thread: {e}"))?;
         }
-        Ok(Hasher { tx: Mutex::new(tx) })
+        Ok(Hasher { tx })
     }
 
     /// Run `f` on a hashing thread and wait for its result.
@@ -67,11 +67,7 @@ impl Hasher {
         let job: Job = Box::new(move || {
             let _ = reply.send(f());
         });
-        self.tx
-            .lock()
-            .map_err(|_| AppError::internal("hasher lock"))?
-            .send(job)
-            .map_err(|_| AppError::internal("password hashing stopped"))?;
+        self.tx.send(job).map_err(|_| AppError::internal("password hashing stopped"))?;
         rx.await.map_err(|_| AppError::internal("password hashing task lost"))?
     }
 }

@@ -1,4 +1,4 @@
-//! Authentication: passwords (Argon2id on low-priority hashing threads, [`hasher`]), access tokens (JWT, HS256
+//! Authentication: passwords (Argon2id on lower-priority threads, [`hasher`]), access tokens (JWT, HS256
 //! pinned, `exp` ≤ 15 min, issuer and audience checked), opaque rotating refresh tokens, rate
 //! limits, and the request extractors [`Identity`] and [`AccountOnly`].
 //!
@@ -61,7 +61,7 @@ pub struct Auth {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
-    /// Argon2 computations: low-priority threads, one fewer than the cores (see [`hasher`])
+    /// Argon2 computations: lower-priority threads, one fewer than the cores (see [`hasher`])
     hashing: hasher::Hasher,
     pub limits: limits::RateLimits,
 }
@@ -120,7 +120,7 @@ impl Auth {
         Ok(Identity { account_id, name: c.name, guest: c.guest })
     }
 
-    /// Hash a password with Argon2id (PHC string) on a low-priority hashing thread.
+    /// Hash a password with Argon2id (PHC string) on a lower-priority hashing thread.
     pub async fn hash_password(&self, password: String) -> AppResult<String> {
         self.hashing.run(move || password::hash(&password)).await
     }

@@ -6,9 +6,9 @@
 //! more round trips per write on PostgreSQL). If any write of a group fails, the group's
 //! transaction is rolled back and every write of it is run again in a transaction of its own, so
 //! that a failing write is undone alone and gets its own error while the others commit; this is
-//! why a write is `FnMut` (it may run twice). A caller's future resolves only after the group's COMMIT succeeded, so
-//! "committed before broadcast" still holds. There is no artificial delay: an idle writer commits
-//! a lone write at once; under load the groups grow by themselves.
+//! why a write is `FnMut` (it may run twice). A caller's future resolves only after the group's
+//! COMMIT succeeded, so "committed before broadcast" still holds. There is no artificial delay:
+//! an idle writer commits a lone write at once; under load the groups grow by themselves.
 //!
 //! SQLite: the writer's connection does not checkpoint (`wal_autocheckpoint = 0`); a second
 //! thread runs a PASSIVE checkpoint every 500 ms on its own connection, so the fsyncs of

@@ -98,9 +98,9 @@ struct UpdateMsg<'a> {
     legal_moves: BTreeMap<String, Vec<String>>,
 }
 
-/// One public event (or any message part) as JSON text.
+/// One public event (or another part of a message) as JSON text.
 fn raw<T: Serialize + ?Sized>(v: &T) -> Box<RawValue> {
-    serde_json::value::to_raw_value(v).expect("a public event serializes")
+    serde_json::value::to_raw_value(v).expect("a message part serializes")
 }
 
 struct Room {
@@ -657,7 +657,7 @@ impl Room {
             "seats": self.seats_json(), "you": {"seats": mine},
             "view": self.view_json(viewer), "deployments": deployments, "confirmed": confirmed,
             "clock": self.clock_json(), "legal_moves": self.legal_moves_json(viewer),
-            "last_events": self.log.back().map(|(_, e)| e.iter().map(|r| serde_json::from_str::<Value>(r.get()).unwrap_or(Value::Null)).collect::<Vec<Value>>()).unwrap_or_default(),
+            "last_events": self.log.back().map(|(_, e)| e.as_slice()).unwrap_or_default(),
         })
     }
 
@@ -689,10 +689,6 @@ impl Room {
             .clone()
     }
 
-    fn clock_raw(&self) -> Box<RawValue> {
-        serde_json::value::to_raw_value(&self.clock_json()).expect("a clock serializes")
-    }
-
     /// A new version with these public events: log it, send every subscriber its update.
     fn publish(&mut self, events: Vec<Value>) {
         let events: Vec<Box<RawValue>> = events.iter().map(raw).collect();
@@ -702,7 +698,7 @@ impl Room {
     fn publish_raw(&mut self, events: Vec<Box<RawValue>>) {
         let from_v = self.v;
         self.v += 1;
-        let clock = self.clock_raw();
+        let clock = raw(&self.clock_json());
         let mut cache = HashMap::new();
         for s in self.subs.values() {
             let viewer = self.viewer(s.who.account_id);
@@ -803,7 +799,7 @@ impl Room {
             _ if v == self.v => {}
             Some(oldest) if v >= oldest && v < self.v => {
                 let events: Vec<Box<RawValue>> = self.log.iter().filter(|(x, _)| *x > v).flat_map(|(_, e)| e.iter().cloned()).collect();
-                conn.send_text(self.update_text(self.viewer(account_id), v, &events, &self.clock_raw(), &mut HashMap::new()));
+                conn.send_text(self.update_text(self.viewer(account_id), v, &events, &raw(&self.clock_json()), &mut HashMap::new()));
             }
             _ => conn.send(&self.snapshot(account_id)),
         }

@@ -171,30 +171,9 @@ pub struct StoredGame {
     pub actions: Vec<Action>,
 }
 
+/// A whole `games` row (`games::all_columns`, in schema order).
 type GameRow = (i64, String, String, String, Option<String>, Option<String>, NaiveDateTime, Option<NaiveDateTime>, Option<NaiveDateTime>);
 
-/// The columns read into a [`GameRow`], in its order.
-const GAME_COLUMNS: (
-    games::id,
-    games::kind,
-    games::options,
-    games::state,
-    games::deployments,
-    games::result,
-    games::created_at,
-    games::started_at,
-    games::finished_at,
-) = (
-    games::id,
-    games::kind,
-    games::options,
-    games::state,
-    games::deployments,
-    games::result,
-    games::created_at,
-    games::started_at,
-    games::finished_at,
-);
 type PlayerRow = (String, Option<i64>, Option<String>, bool, bool, Option<String>, Option<bool>);
 
 fn load_players(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<PlayerRow>> {
@@ -239,7 +218,7 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
     let rows: Vec<GameRow> = games::table
         .filter(games::state.eq_any(["deploying", "battle"]))
         .order(games::id.asc())
-        .select(GAME_COLUMNS)
+        .select(games::all_columns)
         .load(conn)?;
     let mut out = vec![];
     for (id, kind, options, state, deps, _, _, _, _) in rows {
@@ -306,7 +285,7 @@ pub struct LoadedGame {
 pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
     let row: Option<GameRow> = games::table
         .find(id)
-        .select(GAME_COLUMNS)
+        .select(games::all_columns)
         .first(conn)
         .optional()?;
     let Some((id, kind, options, state, deps, result, created_at, started_at, finished_at)) = row else {
