@@ -1,73 +1,209 @@
-//! Password hashing off the hot path: a small pool of threads of their own, at a lower CPU
-//! priority (nice 10), that run the Argon2id computations of logins and registrations.
+//! Password hashing off the hot path: threads of their own that run the Argon2id computations of
+//! logins and registrations without slowing live play.
 //!
 //! An Argon2id hash costs tens of milliseconds of CPU. On the async runtime's blocking pool, one
 //! per core, it competed as an equal with the threads that serve live games, so a burst of logins
-//! raised the latency of every move. There is one hashing thread fewer than the cores (so one
-//! core never hashes), and it runs at nice 10, so the game threads win the CPU when they want it.
-//! It is not `SCHED_IDLE` (nor nice 19): on a saturated machine those starve logins for minutes
-//! (seen in the test suite: ten logins took longer than the per-account rate-limit window),
-//! while nice 10 still gives a hash about a tenth of a contended core.
+//! raised the latency of every move. Two pools now share the work:
+//!
+//! - the *idle* pool (one thread per core by default, `auth.hash_threads`) runs under `SCHED_IDLE`: it only gets CPU
+//!   time nothing else wants, and a game thread that wakes up takes the core from it at once.
+//!   On a machine with spare CPU (the normal case) every hash runs here.
+//! - the *fallback* pool (one thread) runs at nice 10. A hash that has not finished on the idle
+//!   pool after a while (`auth.hash_fallback_after_ms`, 1 s by default: the machine is saturated, so idle threads get no CPU) is handed
+//!   to it as well, and the first of the two to finish answers. `SCHED_IDLE` alone would starve
+//!   logins on a saturated machine for minutes; nice 10 still gets about a tenth of a contended
+//!   core. Both compute the same answer (a verification is deterministic; a new hash has its own
+//!   salt and either is valid), and a thread that picks up a job already answered skips it.
 use crate::error::{AppError, AppResult};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::oneshot;
 
-type Job = Box<dyn FnOnce() + Send>;
+/// Nice value of the fallback thread.
+const FALLBACK_NICE: i32 = 10;
 
-pub struct Hasher {
-    tx: mpsc::Sender<Job>,
+/// One hash request; run by whichever pool gets to it first, at most once per pool.
+trait Job: Send + Sync {
+    /// Compute and answer, unless it was answered already (or nobody waits any more).
+    fn run(&self);
 }
 
-/// Nice value of the hashing threads.
-const HASH_NICE: i32 = 10;
+struct Hash<R, F> {
+    work: F,
+    reply: Mutex<Option<oneshot::Sender<AppResult<R>>>>,
+}
 
-/// Lower the calling thread's priority to [`HASH_NICE`] (Linux: per thread).
-fn lower_priority() {
+impl<R: Send, F: Fn() -> AppResult<R> + Send + Sync> Job for Hash<R, F> {
+    fn run(&self) {
+        let open = |slot: &Option<oneshot::Sender<AppResult<R>>>| slot.as_ref().is_some_and(|tx| !tx.is_closed());
+        if !self.reply.lock().map(|s| open(&s)).unwrap_or(false) {
+            return;
+        }
+        let result = (self.work)();
+        if let Some(tx) = self.reply.lock().ok().and_then(|mut s| s.take()) {
+            let _ = tx.send(result);
+        }
+    }
+}
+
+type Queue = mpsc::Sender<Arc<dyn Job>>;
+
+pub struct Hasher {
+    idle: Queue,
+    fallback: Queue,
+    /// how long a hash may wait on the idle pool before the fallback pool computes it too
+    hedge_after: Duration,
+}
+
+#[derive(Clone, Copy)]
+enum Priority {
+    Idle,
+    Nice(i32),
+}
+
+/// Set the calling thread's scheduling (Linux: per thread). Failure leaves it unchanged.
+fn set_priority(p: Priority) {
     #[cfg(target_os = "linux")]
-    // SAFETY: plain syscalls on the calling thread; failure only leaves the priority unchanged.
+    // SAFETY: plain syscalls on the calling thread (pid 0 / its own tid); the param struct is
+    // fully initialised.
     unsafe {
-        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        if libc::setpriority(libc::PRIO_PROCESS, tid, HASH_NICE) != 0 {
+        let ok = match p {
+            Priority::Idle => {
+                let param = libc::sched_param { sched_priority: 0 };
+                libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0
+            }
+            Priority::Nice(n) => {
+                let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+                libc::setpriority(libc::PRIO_PROCESS, tid, n) == 0
+            }
+        };
+        if !ok {
             tracing::warn!("could not lower the priority of a password-hashing thread");
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = p;
+}
+
+/// Each hash allocates its 19 MiB of Argon2 blocks and frees them. glibc's malloc would raise its
+/// mmap threshold after the first such free and then keep the blocks in every hashing thread's
+/// arena, ~19 MiB of resident memory per thread for good. A fixed threshold (which also turns the
+/// dynamic adjustment off) makes allocations of 1 MiB and more mmapped and unmapped on free.
+fn return_big_blocks_to_the_os() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes a malloc tuning parameter; 1 MiB is a valid threshold.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
+fn pool(name: &str, threads: usize, priority: Priority) -> Result<Queue, String> {
+    let (tx, rx) = mpsc::channel::<Arc<dyn Job>>();
+    let rx = Arc::new(Mutex::new(rx));
+    for i in 0..threads.max(1) {
+        let rx = rx.clone();
+        std::thread::Builder::new()
+            .name(format!("siguo-{name}-{i}"))
+            .spawn(move || {
+                set_priority(priority);
+                loop {
+                    let job = match rx.lock() {
+                        Ok(r) => r.recv(),
+                        Err(_) => return,
+                    };
+                    match job {
+                        Ok(job) => job.run(),
+                        Err(_) => return, // the Hasher was dropped
+                    }
+                }
+            })
+            .map_err(|e| format!("password hashing thread: {e}"))?;
+    }
+    Ok(tx)
 }
 
 impl Hasher {
-    /// Start `threads` hashing threads.
-    pub fn start(threads: usize) -> Result<Hasher, String> {
-        let (tx, rx) = mpsc::channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
-        for i in 0..threads.max(1) {
-            let rx = rx.clone();
-            std::thread::Builder::new()
-                .name(format!("siguo-hash-{i}"))
-                .spawn(move || {
-                    lower_priority();
-                    loop {
-                        let job = match rx.lock() {
-                            Ok(r) => r.recv(),
-                            Err(_) => return,
-                        };
-                        match job {
-                            Ok(job) => job(),
-                            Err(_) => return, // the Hasher was dropped
-                        }
-                    }
-                })
-                .map_err(|e| format!("password hashing thread: {e}"))?;
-        }
-        Ok(Hasher { tx })
+    /// Start `idle_threads` `SCHED_IDLE` hashing threads and one fallback thread at nice 10 that
+    /// takes over a hash still unanswered after `hedge_after`.
+    pub fn start(idle_threads: usize, hedge_after: Duration) -> Result<Hasher, String> {
+        return_big_blocks_to_the_os();
+        Ok(Hasher {
+            idle: pool("hash", idle_threads, Priority::Idle)?,
+            fallback: pool("hash-fallback", 1, Priority::Nice(FALLBACK_NICE))?,
+            hedge_after,
+        })
     }
 
-    /// Run `f` on a hashing thread and wait for its result.
-    pub async fn run<R: Send + 'static>(&self, f: impl FnOnce() -> AppResult<R> + Send + 'static) -> AppResult<R> {
-        let (reply, rx) = oneshot::channel();
-        let job: Job = Box::new(move || {
-            let _ = reply.send(f());
+    /// Run `work` on a hashing thread and wait for its result (see the module notes: it may be
+    /// computed twice, the first result wins).
+    pub async fn run<R: Send + 'static>(
+        &self,
+        work: impl Fn() -> AppResult<R> + Send + Sync + 'static,
+    ) -> AppResult<R> {
+        let (reply, mut rx) = oneshot::channel();
+        let job: Arc<dyn Job> = Arc::new(Hash { work, reply: Mutex::new(Some(reply)) });
+        let stopped = || AppError::internal("password hashing stopped");
+        self.idle.send(job.clone()).map_err(|_| stopped())?;
+        let answer = match tokio::time::timeout(self.hedge_after, &mut rx).await {
+            Ok(answer) => answer,
+            Err(_) => {
+                self.fallback.send(job).map_err(|_| stopped())?;
+                rx.await
+            }
+        };
+        answer.map_err(|_| AppError::internal("password hashing task lost"))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    const HEDGE: Duration = Duration::from_millis(250);
+
+    #[tokio::test]
+    async fn answers_once_and_skips_answered_jobs() {
+        let h = Hasher::start(1, HEDGE).unwrap();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let v = h.run(move || Ok(r.fetch_add(1, Ordering::SeqCst) + 41)).await.unwrap();
+        assert_eq!(v, 41);
+        assert_eq!(runs.load(Ordering::SeqCst), 1, "a quick job is computed once, on the idle pool");
+    }
+
+    #[tokio::test]
+    async fn a_stuck_idle_pool_is_covered_by_the_fallback() {
+        let h = Hasher::start(1, HEDGE).unwrap();
+        let on_idle_thread =
+            || std::thread::current().name().is_some_and(|n| n.starts_with("siguo-hash-") && !n.contains("fallback"));
+        // the first job holds the idle thread until released (as a starved idle thread would)
+        let release = Arc::new(AtomicBool::new(false));
+        let rel = release.clone();
+        let first = h.run(move || {
+            while on_idle_thread() && !rel.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Ok(0)
         });
-        self.tx.send(job).map_err(|_| AppError::internal("password hashing stopped"))?;
-        rx.await.map_err(|_| AppError::internal("password hashing task lost"))?
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let t0 = std::time::Instant::now();
+        let second = h.run(move || {
+            r.fetch_add(1, Ordering::SeqCst);
+            Ok(std::thread::current().name().unwrap_or("").to_string())
+        });
+        let (first, second) = tokio::join!(first, second);
+        assert_eq!(first.unwrap(), 0);
+        assert_eq!(second.unwrap(), "siguo-hash-fallback-0", "answered by the fallback thread");
+        assert!(t0.elapsed() >= HEDGE, "after the hedge delay: {:?}", t0.elapsed());
+        // once free, the idle thread skips the second job: it was answered already
+        release.store(true, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        // and the idle pool serves again
+        let again = h.run(|| Ok(std::thread::current().name().unwrap_or("").to_string())).await.unwrap();
+        assert_eq!(again, "siguo-hash-0");
     }
 }

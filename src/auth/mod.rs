@@ -1,4 +1,4 @@
-//! Authentication: passwords (Argon2id on lower-priority threads, [`hasher`]), access tokens (JWT, HS256
+//! Authentication: passwords (Argon2id on spare-CPU threads, [`hasher`]), access tokens (JWT, HS256
 //! pinned, `exp` ≤ 15 min, issuer and audience checked), opaque rotating refresh tokens, rate
 //! limits, and the request extractors [`Identity`] and [`AccountOnly`].
 //!
@@ -61,7 +61,8 @@ pub struct Auth {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
-    /// Argon2 computations: lower-priority threads, one fewer than the cores (see [`hasher`])
+    /// Argon2 computations: `SCHED_IDLE` threads (one per core by default) with a nice-10
+    /// fallback for a saturated machine (see [`hasher`])
     hashing: hasher::Hasher,
     pub limits: limits::RateLimits,
 }
@@ -80,8 +81,10 @@ impl Auth {
             encoding: EncodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
             decoding: DecodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
             validation,
-            // one core stays free of hashing for live play: logins queue instead
-            hashing: hasher::Hasher::start(cores.saturating_sub(1).max(1))?,
+            hashing: hasher::Hasher::start(
+                if config.auth.hash_threads == 0 { cores } else { config.auth.hash_threads },
+                std::time::Duration::from_millis(config.auth.hash_fallback_after_ms),
+            )?,
             limits: limits::RateLimits::new(&config.limits),
         })
     }
@@ -120,7 +123,7 @@ impl Auth {
         Ok(Identity { account_id, name: c.name, guest: c.guest })
     }
 
-    /// Hash a password with Argon2id (PHC string) on a lower-priority hashing thread.
+    /// Hash a password with Argon2id (PHC string) on a hashing thread.
     pub async fn hash_password(&self, password: String) -> AppResult<String> {
         self.hashing.run(move || password::hash(&password)).await
     }
