@@ -5,15 +5,17 @@
 //! per core, it competed as an equal with the threads that serve live games, so a burst of logins
 //! raised the latency of every move. Two pools now share the work:
 //!
-//! - the *idle* pool (one thread per core by default, `auth.hash_threads`) runs under `SCHED_IDLE`: it only gets CPU
-//!   time nothing else wants, and a game thread that wakes up takes the core from it at once.
-//!   On a machine with spare CPU (the normal case) every hash runs here.
+//! - the *idle* pool (one thread per core by default, `auth.hash_threads`) runs under
+//!   `SCHED_IDLE`: it only gets CPU time nothing else wants, and a game thread that wakes up
+//!   takes the core from it at once. On a machine with spare CPU (the normal case) every hash
+//!   runs here.
 //! - the *fallback* pool (one thread) runs at nice 10. A hash that has not finished on the idle
-//!   pool after a while (`auth.hash_fallback_after_ms`, 1 s by default: the machine is saturated, so idle threads get no CPU) is handed
-//!   to it as well, and the first of the two to finish answers. `SCHED_IDLE` alone would starve
-//!   logins on a saturated machine for minutes; nice 10 still gets about a tenth of a contended
-//!   core. Both compute the same answer (a verification is deterministic; a new hash has its own
-//!   salt and either is valid), and a thread that picks up a job already answered skips it.
+//!   pool after `auth.hash_fallback_after_ms` (1 s by default: the machine is saturated, so idle
+//!   threads get no CPU) is handed to it as well, and the first of the two to finish answers.
+//!   `SCHED_IDLE` alone would starve logins on a saturated machine for minutes; nice 10 still
+//!   gets about a tenth of a contended core. Both compute the same answer (a verification is
+//!   deterministic; a new hash has its own salt and either is valid), and a thread that picks up
+//!   a job already answered skips it.
 use crate::error::{AppError, AppResult};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -36,8 +38,8 @@ struct Hash<R, F> {
 
 impl<R: Send, F: Fn() -> AppResult<R> + Send + Sync> Job for Hash<R, F> {
     fn run(&self) {
-        let open = |slot: &Option<oneshot::Sender<AppResult<R>>>| slot.as_ref().is_some_and(|tx| !tx.is_closed());
-        if !self.reply.lock().map(|s| open(&s)).unwrap_or(false) {
+        let waited_for = matches!(self.reply.lock().as_deref(), Ok(Some(tx)) if !tx.is_closed());
+        if !waited_for {
             return;
         }
         let result = (self.work)();
