@@ -5,10 +5,13 @@
 //! per core, it competed as an equal with the threads that serve live games, so a burst of logins
 //! raised the latency of every move. Two pools now share the work:
 //!
-//! - the *idle* pool (one thread per core by default, `auth.hash_threads`) runs under
-//!   `SCHED_IDLE`: it only gets CPU time nothing else wants, and a game thread that wakes up
-//!   takes the core from it at once. On a machine with spare CPU (the normal case) every hash
-//!   runs here.
+//! - the *idle* pool (by default one thread per two cores, at least one: `auth.hash_threads`)
+//!   runs under `SCHED_IDLE`: it only gets CPU time nothing else wants, and a game thread that
+//!   wakes up takes the core from it at once. On a machine with spare CPU (the normal case) every
+//!   hash runs here. Not one per core: even a core that is busy only with `SCHED_IDLE` work slows
+//!   the rest of the machine (on the 2-core VM we measure on, two `SCHED_IDLE` busy loops made
+//!   PostgreSQL transactions three times slower, one busy loop 1.5–1.9 times), so a burst of
+//!   logins keeps half the cores free of hashing.
 //! - the *fallback* pool (one thread) runs at nice 10. A hash that has not finished on the idle
 //!   pool after `auth.hash_fallback_after_ms` (1 s by default: the machine is saturated, so idle
 //!   threads get no CPU) is handed to it as well, and the first of the two to finish answers.
@@ -21,6 +24,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::oneshot;
+
+/// A hashing thread that has had no work for this long frees its Argon2 work area
+/// ([`super::password::release_memory`]); while logins keep coming it reuses it.
+const RELEASE_AFTER: Duration = Duration::from_secs(3);
 
 /// Nice value of the fallback thread.
 const FALLBACK_NICE: i32 = 10;
@@ -88,18 +95,6 @@ fn set_priority(p: Priority) {
     let _ = p;
 }
 
-/// Each hash allocates its 19 MiB of Argon2 blocks and frees them. glibc's malloc would raise its
-/// mmap threshold after the first such free and then keep the blocks in every hashing thread's
-/// arena, ~19 MiB of resident memory per thread for good. A fixed threshold (which also turns the
-/// dynamic adjustment off) makes allocations of 1 MiB and more mmapped and unmapped on free.
-fn return_big_blocks_to_the_os() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes a malloc tuning parameter; 1 MiB is a valid threshold.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-    }
-}
-
 fn pool(name: &str, threads: usize, priority: Priority) -> Result<Queue, String> {
     let (tx, rx) = mpsc::channel::<Arc<dyn Job>>();
     let rx = Arc::new(Mutex::new(rx));
@@ -111,12 +106,13 @@ fn pool(name: &str, threads: usize, priority: Priority) -> Result<Queue, String>
                 set_priority(priority);
                 loop {
                     let job = match rx.lock() {
-                        Ok(r) => r.recv(),
+                        Ok(r) => r.recv_timeout(RELEASE_AFTER),
                         Err(_) => return,
                     };
                     match job {
                         Ok(job) => job.run(),
-                        Err(_) => return, // the Hasher was dropped
+                        Err(mpsc::RecvTimeoutError::Timeout) => super::password::release_memory(),
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return, // the Hasher was dropped
                     }
                 }
             })
@@ -125,11 +121,15 @@ fn pool(name: &str, threads: usize, priority: Priority) -> Result<Queue, String>
     Ok(tx)
 }
 
+/// The default size of the idle pool: half the cores, at least one (see the module notes).
+pub fn default_threads(cores: usize) -> usize {
+    (cores / 2).max(1)
+}
+
 impl Hasher {
     /// Start `idle_threads` `SCHED_IDLE` hashing threads and one fallback thread at nice 10 that
     /// takes over a hash still unanswered after `hedge_after`.
     pub fn start(idle_threads: usize, hedge_after: Duration) -> Result<Hasher, String> {
-        return_big_blocks_to_the_os();
         Ok(Hasher {
             idle: pool("hash", idle_threads, Priority::Idle)?,
             fallback: pool("hash-fallback", 1, Priority::Nice(FALLBACK_NICE))?,
@@ -164,6 +164,22 @@ mod tests {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     const HEDGE: Duration = Duration::from_millis(250);
+
+    #[test]
+    fn half_the_cores_by_default() {
+        assert_eq!([1, 2, 3, 4, 16].map(default_threads), [1, 1, 1, 2, 8]);
+    }
+
+    #[tokio::test]
+    async fn the_work_area_is_kept_during_a_burst_and_freed_when_idle() {
+        use crate::auth::password;
+        let h = Hasher::start(1, Duration::from_secs(60)).unwrap();
+        let phc = h.run(|| password::hash("a fine long passphrase")).await.unwrap();
+        assert_eq!(h.run(|| Ok(password::work_area_blocks())).await.unwrap(), 19 * 1024, "kept after a hash");
+        assert!(h.run(move || password::verify("a fine long passphrase", Some(&phc))).await.unwrap());
+        tokio::time::sleep(RELEASE_AFTER + Duration::from_millis(500)).await;
+        assert_eq!(h.run(|| Ok(password::work_area_blocks())).await.unwrap(), 0, "freed when idle");
+    }
 
     #[tokio::test]
     async fn answers_once_and_skips_answered_jobs() {

@@ -82,7 +82,7 @@ impl Auth {
             decoding: DecodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
             validation,
             hashing: hasher::Hasher::start(
-                if config.auth.hash_threads == 0 { cores } else { config.auth.hash_threads },
+                if config.auth.hash_threads == 0 { hasher::default_threads(cores) } else { config.auth.hash_threads },
                 std::time::Duration::from_millis(config.auth.hash_fallback_after_ms),
             )?,
             limits: limits::RateLimits::new(&config.limits),

@@ -3,8 +3,9 @@
 //! The common-password list (`common-passwords.txt`, 20,000 entries, lower-cased) is the list
 //! Django ships (BSD-3-Clause), created by Royce Williams from breach corpora.
 use crate::error::{AppError, AppResult};
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
+use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
+use argon2::{Argon2, Block, Params};
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -75,16 +76,62 @@ pub fn check_password(password: &str, username: &str) -> AppResult<()> {
     Ok(())
 }
 
+thread_local! {
+    /// The Argon2 work area of this thread (19 MiB for the default parameters), kept between hashes
+    /// of a burst instead of being allocated, faulted in page by page (4,864 pages) and unmapped
+    /// again for every hash. [`release_memory`] frees it (the hashing threads call it when they
+    /// have been idle for a few seconds).
+    static BLOCKS: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Free this thread's Argon2 work area and hand it back to the OS. The server's allocator
+/// (mimalloc) returns freed memory lazily, on later allocations of the same thread, which an idle
+/// hashing thread does not make, so it is asked to collect now.
+pub fn release_memory() {
+    let had = BLOCKS.with_borrow_mut(|b| std::mem::take(b).capacity() > 0);
+    if had {
+        // SAFETY: mi_collect only releases this thread's free memory; it is safe at any time,
+        // and does nothing when mimalloc is not the allocator in use (the library's tests).
+        unsafe { libmimalloc_sys::mi_collect(true) };
+    }
+}
+
+/// Blocks in this thread's work area (0 once released).
+#[cfg(test)]
+pub(crate) fn work_area_blocks() -> usize {
+    BLOCKS.with_borrow(Vec::len)
+}
+
+/// Argon2 into `out`, in this thread's reused work area. Argon2 writes every block before it
+/// reads it, so what a previous hash left there does not matter.
+fn argon2_into(argon: &Argon2, password: &[u8], salt: &[u8], out: &mut [u8]) -> Result<(), argon2::Error> {
+    let n = argon.params().block_count();
+    BLOCKS.with_borrow_mut(|blocks| {
+        if blocks.len() < n {
+            blocks.resize(n, Block::default());
+        }
+        argon.hash_password_into_with_memory(password, salt, out, &mut blocks[..n])
+    })
+}
+
 /// Argon2id (argon2 crate defaults: 19 MiB, t=2, p=1) PHC string. Blocking: call through
 /// [`super::Auth::hash_password`].
 pub fn hash(password: &str) -> AppResult<String> {
-    let mut salt = [0u8; 16];
-    rand::Rng::fill(&mut rand::rng(), &mut salt[..]);
-    let salt = SaltString::encode_b64(&salt).map_err(|e| AppError::internal(format!("salt: {e}")))?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| AppError::internal(format!("argon2: {e}")))
+    let internal = |e: &dyn std::fmt::Display| AppError::internal(format!("argon2: {e}"));
+    let mut salt_bytes = [0u8; 16];
+    rand::Rng::fill(&mut rand::rng(), &mut salt_bytes[..]);
+    let argon = Argon2::default();
+    let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
+    argon2_into(&argon, password.as_bytes(), &salt_bytes, &mut out).map_err(|e| internal(&e))?;
+    let salt = SaltString::encode_b64(&salt_bytes).map_err(|e| internal(&e))?;
+    let phc = PasswordHash {
+        algorithm: argon2::Algorithm::Argon2id.ident(),
+        version: Some(argon2::Version::V0x13.into()),
+        params: ParamsString::try_from(argon.params()).map_err(|e| internal(&e))?,
+        salt: Some(salt.as_salt()),
+        hash: Some(Output::new(&out).map_err(|e| internal(&e))?),
+    };
+    Ok(phc.to_string())
 }
 
 /// A fixed hash to verify against when there is no account (same cost as a real check).
@@ -93,8 +140,24 @@ static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| hash("dummy password for 
 /// Blocking verification; `None` burns the same time and returns false.
 pub fn verify(password: &str, phc: Option<&str>) -> AppResult<bool> {
     let target = phc.unwrap_or(DUMMY_HASH.as_str());
-    let parsed = PasswordHash::new(target).map_err(|e| AppError::internal(format!("stored hash: {e}")))?;
-    let ok = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
+    let stored = |e: &dyn std::fmt::Display| AppError::internal(format!("stored hash: {e}"));
+    let parsed = PasswordHash::new(target).map_err(|e| stored(&e))?;
+    let algorithm = argon2::Algorithm::try_from(parsed.algorithm).map_err(|e| stored(&e))?;
+    let version = match parsed.version {
+        Some(v) => argon2::Version::try_from(v).map_err(|e| stored(&e))?,
+        None => argon2::Version::default(),
+    };
+    let params = Params::try_from(&parsed).map_err(|e| stored(&e))?;
+    let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
+        return Err(AppError::internal("stored hash: no salt or no hash"));
+    };
+    let mut salt_buf = [0u8; 64];
+    let salt = salt.decode_b64(&mut salt_buf).map_err(|e| stored(&e))?;
+    let mut out = vec![0u8; expected.len()];
+    argon2_into(&Argon2::new(algorithm, version, params), password.as_bytes(), salt, &mut out)
+        .map_err(|e| stored(&e))?;
+    // Output's equality is constant-time
+    let ok = Output::new(&out).map_err(|e| stored(&e))? == expected;
     Ok(ok && phc.is_some())
 }
 
@@ -127,5 +190,28 @@ mod tests {
         assert!(verify("a fine long passphrase", Some(&h)).unwrap());
         assert!(!verify("wrong", Some(&h)).unwrap());
         assert!(!verify("a fine long passphrase", None).unwrap());
+    }
+
+    /// Our hashes are the argon2 crate's own (its verifier accepts them, ours accepts its hashes),
+    /// also when this thread's work area was used before by other parameters or freed.
+    #[test]
+    fn same_as_the_argon2_crate() {
+        use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+        let ours = hash("a fine long passphrase").unwrap();
+        let parsed = PasswordHash::new(&ours).unwrap();
+        assert!(Argon2::default().verify_password(b"a fine long passphrase", &parsed).is_ok());
+        assert!(Argon2::default().verify_password(b"a fine long passphrasf", &parsed).is_err());
+        // a smaller work area left over from other parameters, then a freed one
+        let small =
+            Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, Params::new(4096, 3, 1, None).unwrap());
+        for _ in 0..2 {
+            let salt = SaltString::encode_b64(b"sixteen byte slt").unwrap();
+            let theirs = small.hash_password(b"another passphrase", &salt).unwrap().to_string();
+            assert!(theirs.starts_with("$argon2id$v=19$m=4096,t=3,p=1$"));
+            assert!(verify("another passphrase", Some(&theirs)).unwrap());
+            assert!(!verify("another passphrasE", Some(&theirs)).unwrap());
+            assert!(verify("a fine long passphrase", Some(&ours)).unwrap());
+            release_memory();
+        }
     }
 }

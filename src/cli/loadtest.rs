@@ -241,6 +241,8 @@ struct Lat {
     all_before_burst: Histogram,
     all_during_burst: Histogram,
     login: Histogram,
+    /// move → all four seats, per second of the window (by the second the move was sent)
+    per_second: Vec<Histogram>,
 }
 
 struct Stats {
@@ -817,6 +819,11 @@ impl Table {
             let us = last.duration_since(pm.sent).as_micros() as u64;
             let mut l = stats.lat.lock().unwrap();
             l.all.record(us);
+            let sec = pm.sent.duration_since(w.start).as_secs() as usize;
+            if l.per_second.len() <= sec {
+                l.per_second.resize_with(sec + 1, Histogram::default);
+            }
+            l.per_second[sec].record(us);
             if pm.sent < w.burst {
                 l.all_before_burst.record(us);
             } else {
@@ -1333,6 +1340,11 @@ async fn run_games(args: &LoadtestArgs, addr: SocketAddr) -> Result<Value, Strin
         "server_rss_before_mib": before.map(|b| mib(b.rss_kib)),
         "server_rss_after_mib": after.map(|b| mib(b.rss_kib)),
     });
+    r["timeline"] = l
+        .per_second
+        .iter()
+        .map(|h| json!({"moves": h.count(), "p99_ms": h.quantile(0.99) as f64 / 1000.0, "max_ms": h.max as f64 / 1000.0}))
+        .collect();
     r["held_at_window_start"] = held.first().cloned().unwrap_or(Value::Null);
     r["held_at_window_end"] = held.get(1).cloned().unwrap_or(Value::Null);
     if let Some(rate) = args.login_burst {
