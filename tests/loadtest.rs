@@ -41,7 +41,7 @@ async fn two_games_nothing_lost(backend: Backend) {
     // the per-second timeline accounts for every move of the 4 s window
     let timeline = r["timeline"].as_array().expect("timeline");
     assert!(!timeline.is_empty() && timeline.len() <= 4, "{ctx}");
-    let per_second: u64 = timeline.iter().map(|s| s["moves"].as_u64().unwrap()).sum();
+    let per_second: u64 = timeline.iter().map(|s| s["count"].as_u64().unwrap()).sum();
     assert_eq!(per_second, r["latency_all_seats"]["count"].as_u64().unwrap(), "{ctx}");
     // the clients' move lists equal the server's records, game by game
     let check = &r["record_check"];

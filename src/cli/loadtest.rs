@@ -1340,11 +1340,7 @@ async fn run_games(args: &LoadtestArgs, addr: SocketAddr) -> Result<Value, Strin
         "server_rss_before_mib": before.map(|b| mib(b.rss_kib)),
         "server_rss_after_mib": after.map(|b| mib(b.rss_kib)),
     });
-    r["timeline"] = l
-        .per_second
-        .iter()
-        .map(|h| json!({"moves": h.count(), "p99_ms": h.quantile(0.99) as f64 / 1000.0, "max_ms": h.max as f64 / 1000.0}))
-        .collect();
+    r["timeline"] = l.per_second.iter().map(Histogram::summary_ms).collect();
     r["held_at_window_start"] = held.first().cloned().unwrap_or(Value::Null);
     r["held_at_window_end"] = held.get(1).cloned().unwrap_or(Value::Null);
     if let Some(rate) = args.login_burst {
