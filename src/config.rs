@@ -61,10 +61,12 @@ pub struct AuthConfig {
     pub access_ttl_secs: u64,
     pub refresh_ttl_days: u64,
     pub cookie_secure: bool,
-    /// `SCHED_IDLE` password-hashing threads; 0 = one per CPU core
+    /// `SCHED_IDLE` password-hashing threads; 0 = one per two CPU cores (at least one)
     pub hash_threads: usize,
     /// milliseconds a hash may wait for spare CPU before the nice-10 fallback thread computes it
     pub hash_fallback_after_ms: u64,
+    /// microseconds a `SCHED_IDLE` hashing thread computes before stepping off its core; 0 = never
+    pub hash_slice_us: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

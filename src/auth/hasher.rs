@@ -67,7 +67,8 @@ pub struct Hasher {
 
 #[derive(Clone, Copy)]
 enum Priority {
-    Idle,
+    /// `SCHED_IDLE`, stepping off the core every this long while computing (zero: never)
+    Idle(Duration),
     Nice(i32),
 }
 
@@ -78,7 +79,7 @@ fn set_priority(p: Priority) {
     // fully initialised.
     unsafe {
         let ok = match p {
-            Priority::Idle => {
+            Priority::Idle(_) => {
                 let param = libc::sched_param { sched_priority: 0 };
                 libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0
             }
@@ -104,13 +105,22 @@ fn pool(name: &str, threads: usize, priority: Priority) -> Result<Queue, String>
             .name(format!("siguo-{name}-{i}"))
             .spawn(move || {
                 set_priority(priority);
+                #[cfg(target_os = "linux")]
+                let slicer = match priority {
+                    Priority::Idle(period) => super::slicer::Slicer::for_this_thread(period),
+                    Priority::Nice(_) => None,
+                };
                 loop {
                     let job = match rx.lock() {
                         Ok(r) => r.recv_timeout(RELEASE_AFTER),
                         Err(_) => return,
                     };
                     match job {
-                        Ok(job) => job.run(),
+                        Ok(job) => {
+                            #[cfg(target_os = "linux")]
+                            let _sliced = slicer.as_ref().map(|s| s.slices());
+                            job.run()
+                        }
                         Err(mpsc::RecvTimeoutError::Timeout) => super::password::release_memory(),
                         Err(mpsc::RecvTimeoutError::Disconnected) => return, // the Hasher was dropped
                     }
@@ -127,11 +137,12 @@ pub fn default_threads(cores: usize) -> usize {
 }
 
 impl Hasher {
-    /// Start `idle_threads` `SCHED_IDLE` hashing threads and one fallback thread at nice 10 that
-    /// takes over a hash still unanswered after `hedge_after`.
-    pub fn start(idle_threads: usize, hedge_after: Duration) -> Result<Hasher, String> {
+    /// Start `idle_threads` `SCHED_IDLE` hashing threads, which step off their core every `slice`
+    /// while computing (see `slicer`), and one fallback thread at nice 10 that takes over a hash
+    /// still unanswered after `hedge_after`.
+    pub fn start(idle_threads: usize, hedge_after: Duration, slice: Duration) -> Result<Hasher, String> {
         Ok(Hasher {
-            idle: pool("hash", idle_threads, Priority::Idle)?,
+            idle: pool("hash", idle_threads, Priority::Idle(slice))?,
             fallback: pool("hash-fallback", 1, Priority::Nice(FALLBACK_NICE))?,
             hedge_after,
         })
@@ -164,6 +175,7 @@ mod tests {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     const HEDGE: Duration = Duration::from_millis(250);
+    const SLICE: Duration = Duration::from_micros(250);
 
     #[test]
     fn half_the_cores_by_default() {
@@ -173,7 +185,7 @@ mod tests {
     #[tokio::test]
     async fn the_work_area_is_kept_during_a_burst_and_freed_when_idle() {
         use crate::auth::password;
-        let h = Hasher::start(1, Duration::from_secs(60)).unwrap();
+        let h = Hasher::start(1, Duration::from_secs(60), SLICE).unwrap();
         let phc = h.run(|| password::hash("a fine long passphrase")).await.unwrap();
         assert_eq!(h.run(|| Ok(password::work_area_blocks())).await.unwrap(), 19 * 1024, "kept after a hash");
         assert!(h.run(move || password::verify("a fine long passphrase", Some(&phc))).await.unwrap());
@@ -181,9 +193,35 @@ mod tests {
         assert_eq!(h.run(|| Ok(password::work_area_blocks())).await.unwrap(), 0, "freed when idle");
     }
 
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn idle_threads_step_off_their_core_while_computing() {
+        use crate::auth::slicer::test_support::{spin, voluntary_switches};
+        let h = Hasher::start(1, Duration::from_secs(60), Duration::from_micros(500)).unwrap();
+        let pauses = h
+            .run(|| {
+                let before = voluntary_switches();
+                spin(Duration::from_millis(100));
+                Ok(voluntary_switches() - before)
+            })
+            .await
+            .unwrap();
+        assert!(pauses >= 20, "only {pauses} pauses in 100 ms of hashing-thread CPU");
+        let unsliced = Hasher::start(1, Duration::from_secs(60), Duration::ZERO).unwrap();
+        let pauses = unsliced
+            .run(|| {
+                let before = voluntary_switches();
+                spin(Duration::from_millis(100));
+                Ok(voluntary_switches() - before)
+            })
+            .await
+            .unwrap();
+        assert!(pauses < 5, "{pauses} pauses with slicing off");
+    }
+
     #[tokio::test]
     async fn answers_once_and_skips_answered_jobs() {
-        let h = Hasher::start(1, HEDGE).unwrap();
+        let h = Hasher::start(1, HEDGE, SLICE).unwrap();
         let runs = Arc::new(AtomicUsize::new(0));
         let r = runs.clone();
         let v = h.run(move || Ok(r.fetch_add(1, Ordering::SeqCst) + 41)).await.unwrap();
@@ -193,7 +231,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_stuck_idle_pool_is_covered_by_the_fallback() {
-        let h = Hasher::start(1, HEDGE).unwrap();
+        let h = Hasher::start(1, HEDGE, SLICE).unwrap();
         let on_idle_thread =
             || std::thread::current().name().is_some_and(|n| n.starts_with("siguo-hash-") && !n.contains("fallback"));
         // the first job holds the idle thread until released (as a starved idle thread would)

@@ -7,6 +7,8 @@ pub mod hasher;
 pub mod limits;
 pub mod password;
 pub mod refresh;
+#[cfg(target_os = "linux")]
+mod slicer;
 
 use crate::app::AppState;
 use crate::config::AuthConfig;
@@ -84,6 +86,7 @@ impl Auth {
             hashing: hasher::Hasher::start(
                 if config.auth.hash_threads == 0 { hasher::default_threads(cores) } else { config.auth.hash_threads },
                 std::time::Duration::from_millis(config.auth.hash_fallback_after_ms),
+                std::time::Duration::from_micros(config.auth.hash_slice_us),
             )?,
             limits: limits::RateLimits::new(&config.limits),
         })

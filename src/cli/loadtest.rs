@@ -1189,8 +1189,13 @@ async fn login_burst(ctx: Arc<Ctx>, accounts: Vec<(String, String)>, rate: f64, 
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
     let mut tasks = vec![];
     let mut i = 0;
+    let stop = tokio::time::Instant::from_std(to);
     loop {
-        tick.tick().await;
+        // (a rate below 1/window would otherwise wait for its next tick long after the window)
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = tokio::time::sleep_until(stop) => break,
+        }
         if Instant::now() >= to || ctx.stats.stopping.load(Ordering::Relaxed) {
             break;
         }
