@@ -7,8 +7,10 @@
 //!
 //! - the *idle* pool (by default one thread per two cores, at least one: `auth.hash_threads`)
 //!   runs under `SCHED_IDLE`: it only gets CPU time nothing else wants, and a game thread that
-//!   wakes up takes the core from it at once. On a machine with spare CPU (the normal case) every
-//!   hash runs here. Not one per core: even a core that is busy only with `SCHED_IDLE` work slows
+//!   wakes up takes the core from it at once. The kernel may still pick it ahead of a game thread
+//!   that is already runnable, for up to a scheduler tick, so while it computes it steps off its
+//!   core every `auth.hash_slice_us` (250 µs; see `slicer`). On a machine with spare CPU (the
+//!   normal case) every hash runs here. Not one per core: even a core that is busy only with `SCHED_IDLE` work slows
 //!   the rest of the machine (on the 2-core VM we measure on, two `SCHED_IDLE` busy loops made
 //!   PostgreSQL transactions three times slower, one busy loop 1.5–1.9 times), so a burst of
 //!   logins keeps half the cores free of hashing.
