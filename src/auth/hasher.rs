@@ -260,8 +260,15 @@ mod tests {
         release.store(true, Ordering::SeqCst);
         tokio::time::sleep(Duration::from_millis(200)).await;
         assert_eq!(runs.load(Ordering::SeqCst), 1);
-        // and the idle pool serves again
-        let again = h.run(|| Ok(std::thread::current().name().unwrap_or("").to_string())).await.unwrap();
-        assert_eq!(again, "siguo-hash-0");
+        // and the idle pool serves again (on a busy machine the fallback may still answer some
+        // jobs first: the idle thread only gets spare CPU)
+        let t1 = std::time::Instant::now();
+        loop {
+            let who = h.run(|| Ok(std::thread::current().name().unwrap_or("").to_string())).await.unwrap();
+            if who == "siguo-hash-0" {
+                break;
+            }
+            assert!(t1.elapsed() < Duration::from_secs(30), "the idle thread answered nothing in 30 s");
+        }
     }
 }

@@ -14,7 +14,7 @@
 //! and a woken idle-policy thread never preempts it. A game thread then waits for a hashing thread
 //! at most about one period instead of one tick. The cost is a little hashing throughput (a
 //! signal and a short sleep per period).
-use std::sync::Once;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// How long the handler steps off the core.
@@ -36,17 +36,13 @@ extern "C" fn pause_handler(_: libc::c_int) {
     }
 }
 
-static INSTALL: Once = Once::new();
+static INSTALLED: OnceLock<bool> = OnceLock::new();
 
 /// A timer bound to the thread that created it; [`Slicer::slices`] arms it for a stretch of work.
 pub struct Slicer {
     timer: libc::timer_t,
     period: Duration,
 }
-
-// SAFETY: timer_t is an opaque kernel timer id; the Slicer never leaves its thread in practice,
-// and the timer calls are thread-safe anyway.
-unsafe impl Send for Slicer {}
 
 impl Slicer {
     /// A timer that will interrupt the calling thread every `period` while armed. `None` if the
@@ -56,15 +52,16 @@ impl Slicer {
             return None;
         }
         let sig = signal();
-        let mut installed = true;
-        INSTALL.call_once(|| {
+        // installed once per process; if that failed, no thread may arm a timer for the signal
+        // (its default action would end the process)
+        let installed = *INSTALLED.get_or_init(|| {
             // SAFETY: a zeroed sigaction is valid; the handler only calls async-signal-safe code.
             unsafe {
                 let mut sa: libc::sigaction = std::mem::zeroed();
                 sa.sa_sigaction = pause_handler as *const () as libc::sighandler_t;
                 sa.sa_flags = libc::SA_RESTART;
                 libc::sigemptyset(&mut sa.sa_mask);
-                installed = libc::sigaction(sig, &sa, std::ptr::null_mut()) == 0;
+                libc::sigaction(sig, &sa, std::ptr::null_mut()) == 0
             }
         });
         if !installed {
