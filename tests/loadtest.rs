@@ -67,7 +67,52 @@ async fn idle_sockets_are_held(backend: Backend) {
     assert_eq!(code, 0, "{ctx}");
 }
 
-both_backends!(two_games_nothing_lost, idle_sockets_are_held);
+/// `--login-burst`: password logins at the given rate during the second half of the window,
+/// reported with the game latency before and during the burst.
+async fn login_burst_is_measured(backend: Backend) {
+    let app = common::spawn_app(backend).await;
+    let target = app.addr.to_string();
+    let (code, r, stderr) = run_loadtest(&[
+        "--target", &target, "--games", "2", "--move-rate", "4", "--duration", "4", "--ramp-up", "1", "--login-burst", "2",
+        "--json", "--progress", "0",
+    ])
+    .await;
+    let ctx = format!("{r:#}\n{stderr}");
+    assert_eq!(r["errors"], 0, "{ctx}");
+    assert_eq!(r["lost"], 0, "{ctx}");
+    assert_eq!(r["duplicated"], 0, "{ctx}");
+    let b = &r["login_burst"];
+    // 2 logins/s over the last 2 s of the window: ticks at 0, 0.5, 1 and 1.5 s
+    let ok = b["logins_ok"].as_u64().expect("logins_ok");
+    assert!((3..=4).contains(&ok), "{ok} logins\n{ctx}");
+    assert_eq!(b["login_latency"]["count"].as_u64(), Some(ok), "{ctx}");
+    assert!(b["game_latency_before"]["count"].as_u64().unwrap() > 0, "{ctx}");
+    assert!(b["game_latency_during"]["count"].as_u64().unwrap() > 0, "{ctx}");
+    assert!(b["p99_ratio"].as_f64().unwrap() > 0.0, "{ctx}");
+    assert!(b["server_during"].is_object(), "{ctx}");
+    assert_eq!(code, 0, "{ctx}");
+}
+
+both_backends!(two_games_nothing_lost, idle_sockets_are_held, login_burst_is_measured);
+
+/// A burst rate below one login per burst makes one login and ends with the window (it used to
+/// wait for its next tick, 100 s here, long after the window).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_slower_than_its_window_ends_with_it() {
+    let app = common::spawn_app(Backend::Sqlite).await;
+    let target = app.addr.to_string();
+    let args = [
+        "--target", &target, "--games", "1", "--move-rate", "2", "--duration", "4", "--ramp-up", "1", "--login-burst",
+        "0.01", "--json", "--progress", "0",
+    ];
+    let (code, r, stderr) = tokio::time::timeout(std::time::Duration::from_secs(60), run_loadtest(&args))
+        .await
+        .expect("the load test ended with its window");
+    let ctx = format!("{r:#}\n{stderr}");
+    assert_eq!(r["login_burst"]["logins_ok"], 1, "{ctx}");
+    assert_eq!(r["errors"], 0, "{ctx}");
+    assert_eq!(code, 0, "{ctx}");
+}
 
 #[tokio::test]
 async fn refuses_non_loopback_targets() {
