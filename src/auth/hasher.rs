@@ -10,10 +10,10 @@
 //!   wakes up takes the core from it at once. The kernel may still pick it ahead of a game thread
 //!   that is already runnable, for up to a scheduler tick, so while it computes it steps off its
 //!   core every `auth.hash_slice_us` (250 µs; see `slicer`). On a machine with spare CPU (the
-//!   normal case) every hash runs here. Not one per core: even a core that is busy only with `SCHED_IDLE` work slows
-//!   the rest of the machine (on the 2-core VM we measure on, two `SCHED_IDLE` busy loops made
-//!   PostgreSQL transactions three times slower, one busy loop 1.5–1.9 times), so a burst of
-//!   logins keeps half the cores free of hashing.
+//!   normal case) every hash runs here. Not one per core: even a core that is busy only with
+//!   `SCHED_IDLE` work slows the rest of the machine (on the 2-core VM we measure on, two
+//!   `SCHED_IDLE` busy loops made PostgreSQL transactions three times slower, one busy loop
+//!   1.5–1.9 times), so a burst of logins keeps half the cores free of hashing.
 //! - the *fallback* pool (one thread) runs at nice 10. A hash that has not finished on the idle
 //!   pool after `auth.hash_fallback_after_ms` (1 s by default: the machine is saturated, so idle
 //!   threads get no CPU) is handed to it as well, and the first of the two to finish answers.
@@ -199,25 +199,20 @@ mod tests {
     #[tokio::test]
     async fn idle_threads_step_off_their_core_while_computing() {
         use crate::auth::slicer::test_support::{spin, voluntary_switches};
-        let h = Hasher::start(1, Duration::from_secs(60), Duration::from_micros(500)).unwrap();
-        let pauses = h
-            .run(|| {
+        /// Pauses of the idle thread that runs a job computing for 100 ms of its own CPU time.
+        async fn pauses_in_a_job(slice: Duration) -> u64 {
+            let h = Hasher::start(1, Duration::from_secs(60), slice).unwrap();
+            h.run(|| {
                 let before = voluntary_switches();
                 spin(Duration::from_millis(100));
                 Ok(voluntary_switches() - before)
             })
             .await
-            .unwrap();
+            .unwrap()
+        }
+        let pauses = pauses_in_a_job(Duration::from_micros(500)).await;
         assert!(pauses >= 20, "only {pauses} pauses in 100 ms of hashing-thread CPU");
-        let unsliced = Hasher::start(1, Duration::from_secs(60), Duration::ZERO).unwrap();
-        let pauses = unsliced
-            .run(|| {
-                let before = voluntary_switches();
-                spin(Duration::from_millis(100));
-                Ok(voluntary_switches() - before)
-            })
-            .await
-            .unwrap();
+        let pauses = pauses_in_a_job(Duration::ZERO).await;
         assert!(pauses < 5, "{pauses} pauses with slicing off");
     }
 
