@@ -60,7 +60,9 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     )?;
     {
         let db = db.clone();
-        let ran = tokio::task::spawn_blocking(move || db.migrate()).await.map_err(|e| e.to_string())??;
+        let ran = tokio::task::spawn_blocking(move || db.migrate())
+            .await
+            .map_err(|e| e.to_string())??;
         if ran > 0 {
             tracing::info!(migrations = ran, "database migrated");
         }
@@ -162,7 +164,8 @@ pub async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler");
         tokio::select! {
             _ = ctrl_c => {}
             _ = term.recv() => {}

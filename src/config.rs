@@ -110,7 +110,8 @@ impl Config {
 
     /// Only the embedded defaults (no file, no environment): the base for tests.
     pub fn embedded() -> Config {
-        Self::extract(Figment::from(Toml::string(DEFAULT_TOML))).expect("embedded config/default.toml is valid")
+        Self::extract(Figment::from(Toml::string(DEFAULT_TOML)))
+            .expect("embedded config/default.toml is valid")
     }
 
     /// Defaults overlaid with a TOML string (for tests and tools).
@@ -135,16 +136,22 @@ impl Config {
     pub fn validate(&self) -> Result<(), String> {
         let a = &self.auth;
         if !(1..=900).contains(&a.access_ttl_secs) {
-            return Err("invalid configuration: auth.access_ttl_secs must be between 1 and 900".into());
+            return Err(
+                "invalid configuration: auth.access_ttl_secs must be between 1 and 900".into()
+            );
         }
         if a.refresh_ttl_days == 0 || a.refresh_ttl_days > 365 {
-            return Err("invalid configuration: auth.refresh_ttl_days must be between 1 and 365".into());
+            return Err(
+                "invalid configuration: auth.refresh_ttl_days must be between 1 and 365".into()
+            );
         }
         if !a.jwt_secret.is_empty() && a.jwt_secret.len() < 32 {
             return Err("invalid configuration: auth.jwt_secret must be empty (generated) or at least 32 bytes".into());
         }
         if a.issuer.is_empty() || a.audience.is_empty() {
-            return Err("invalid configuration: auth.issuer and auth.audience must not be empty".into());
+            return Err(
+                "invalid configuration: auth.issuer and auth.audience must not be empty".into()
+            );
         }
         if self.database.url.trim().is_empty() {
             return Err("invalid configuration: database.url must not be empty".into());
@@ -154,14 +161,20 @@ impl Config {
             return Err("invalid configuration: database.pool_size must be at least 1".into());
         }
         let l = &self.limits;
-        if l.login_per_account == 0 || l.login_per_ip == 0 || l.register_per_ip == 0 || l.guest_per_ip == 0 {
+        if l.login_per_account == 0
+            || l.login_per_ip == 0
+            || l.register_per_ip == 0
+            || l.guest_per_ip == 0
+        {
             return Err("invalid configuration: limits.* counts must be at least 1".into());
         }
         if l.login_window_secs == 0 || l.register_window_secs == 0 {
             return Err("invalid configuration: limits.*_window_secs must be at least 1".into());
         }
         if self.server.json_limit_bytes < 256 {
-            return Err("invalid configuration: server.json_limit_bytes must be at least 256".into());
+            return Err(
+                "invalid configuration: server.json_limit_bytes must be at least 256".into()
+            );
         }
         tracing_subscriber::EnvFilter::try_new(&self.log.level)
             .map_err(|e| format!("invalid configuration: log.level {:?}: {e}", self.log.level))?;

@@ -110,7 +110,9 @@ impl ResponseError for AppError {
         if let AppError::RateLimited { retry_after_secs } = self {
             resp.insert_header(("Retry-After", retry_after_secs.max(&1).to_string()));
         }
-        resp.json(ErrorBody { error: ErrorDetail { code: self.code(), message: self.public_message() } })
+        resp.json(ErrorBody {
+            error: ErrorDetail { code: self.code(), message: self.public_message() },
+        })
     }
 }
 

@@ -10,7 +10,11 @@ use std::process::ExitCode;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
-#[command(name = "siguo", version, about = "Siguo: an online server for four-player team military chess (四国军棋)")]
+#[command(
+    name = "siguo",
+    version,
+    about = "Siguo: an online server for four-player team military chess (四国军棋)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,7 +46,9 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve => serve(),
         Command::Migrate => migrate(),
-        Command::Rules { cmd, seat } => std::process::exit(siguo::cli::rules::run(&cmd, seat.as_deref())),
+        Command::Rules { cmd, seat } => {
+            std::process::exit(siguo::cli::rules::run(&cmd, seat.as_deref()))
+        }
         Command::Selfplay(args) => std::process::exit(siguo::cli::selfplay::run(args)),
         Command::Loadtest(args) => std::process::exit(siguo::cli::loadtest::run(args)),
         Command::LadderBench(args) => std::process::exit(siguo::cli::ladder_bench::run(args)),

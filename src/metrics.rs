@@ -1,6 +1,8 @@
 //! Prometheus metrics, served at `/metrics`: HTTP requests and latencies (by route pattern),
 //! open WebSockets and live games (gauges the live-play code moves).
-use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
 
 pub struct Metrics {
     pub registry: Registry,
@@ -23,12 +25,16 @@ impl Metrics {
         )
         .expect("metric");
         let http_latency = HistogramVec::new(
-            HistogramOpts::new("http_request_duration_seconds", "HTTP request latency")
-                .buckets(vec![0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0]),
+            HistogramOpts::new("http_request_duration_seconds", "HTTP request latency").buckets(
+                vec![
+                    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                ],
+            ),
             &["method", "route"],
         )
         .expect("metric");
-        let open_sockets = IntGauge::new("open_sockets", "WebSocket connections open").expect("metric");
+        let open_sockets =
+            IntGauge::new("open_sockets", "WebSocket connections open").expect("metric");
         let live_games = IntGauge::new("live_games", "games running").expect("metric");
         registry.register(Box::new(http_requests.clone())).expect("register");
         registry.register(Box::new(http_latency.clone())).expect("register");

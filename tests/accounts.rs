@@ -93,4 +93,3 @@ async fn health_and_metrics(backend: Backend) {
 }
 
 both_backends!(register_login_refresh_logout, guest_session, health_and_metrics);
-

@@ -1,7 +1,9 @@
 //! Usernames, passwords, limits, malformed input, stored hashes, on SQLite and PostgreSQL.
 mod common;
 
-use common::{error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD};
+use common::{
+    error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD,
+};
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use siguo::db::schema::accounts;
@@ -29,15 +31,40 @@ async fn usernames(backend: Backend) {
     assert_eq!(register_status(&app, &name, GOOD_PASSWORD).await.0, 201);
     // duplicates regardless of case
     assert_eq!(register_status(&app, &name, GOOD_PASSWORD).await, (409, "username_taken".into()));
-    assert_eq!(register_status(&app, &name.to_lowercase(), GOOD_PASSWORD).await, (409, "username_taken".into()));
-    assert_eq!(register_status(&app, &name.to_uppercase(), GOOD_PASSWORD).await, (409, "username_taken".into()));
+    assert_eq!(
+        register_status(&app, &name.to_lowercase(), GOOD_PASSWORD).await,
+        (409, "username_taken".into())
+    );
+    assert_eq!(
+        register_status(&app, &name.to_uppercase(), GOOD_PASSWORD).await,
+        (409, "username_taken".into())
+    );
     let before = count_accounts(&app).await;
-    for bad in ["ab", "", "a b c", "has-dash", "semi;colon", "emoji😀x", "abcdefghijklmnopqrstu", "Guest-1234abcd", "x\u{0}yz"] {
-        assert_eq!(register_status(&app, bad, GOOD_PASSWORD).await, (400, "invalid_username".into()), "{bad:?}");
+    for bad in [
+        "ab",
+        "",
+        "a b c",
+        "has-dash",
+        "semi;colon",
+        "emoji😀x",
+        "abcdefghijklmnopqrstu",
+        "Guest-1234abcd",
+        "x\u{0}yz",
+    ] {
+        assert_eq!(
+            register_status(&app, bad, GOOD_PASSWORD).await,
+            (400, "invalid_username".into()),
+            "{bad:?}"
+        );
     }
     assert_eq!(count_accounts(&app).await, before, "refused registrations change nothing");
     // CJK letters, digits and underscore are fine; 20 characters is the maximum
-    assert_eq!(register_status(&app, &format!("四国军棋_{}", &unique_name("")[..4]), GOOD_PASSWORD).await.0, 201);
+    assert_eq!(
+        register_status(&app, &format!("四国军棋_{}", &unique_name("")[..4]), GOOD_PASSWORD)
+            .await
+            .0,
+        201
+    );
     let twenty: String = unique_name("L").chars().chain(std::iter::repeat('x')).take(20).collect();
     assert_eq!(register_status(&app, &twenty, GOOD_PASSWORD).await.0, 201);
 }
@@ -47,12 +74,24 @@ async fn passwords(backend: Backend) {
     let before = count_accounts(&app).await;
     let name = unique_name("Pw");
     assert_eq!(register_status(&app, &name, "short1!").await, (400, "password_too_short".into()));
-    assert_eq!(register_status(&app, &name, &"x9".repeat(65)).await, (400, "password_too_long".into()));
-    for common in ["password", "12345678", "qwertyuiop", "Password1", "iloveyou", "sunshine", "football"] {
-        assert_eq!(register_status(&app, &name, common).await, (400, "password_too_common".into()), "{common}");
+    assert_eq!(
+        register_status(&app, &name, &"x9".repeat(65)).await,
+        (400, "password_too_long".into())
+    );
+    for common in
+        ["password", "12345678", "qwertyuiop", "Password1", "iloveyou", "sunshine", "football"]
+    {
+        assert_eq!(
+            register_status(&app, &name, common).await,
+            (400, "password_too_common".into()),
+            "{common}"
+        );
     }
     let long_name = unique_name("SameAsName");
-    assert_eq!(register_status(&app, &long_name, &long_name.to_uppercase()).await, (400, "password_is_username".into()));
+    assert_eq!(
+        register_status(&app, &long_name, &long_name.to_uppercase()).await,
+        (400, "password_is_username".into())
+    );
     assert_eq!(count_accounts(&app).await, before);
     // exactly 8 and exactly 128 characters are accepted (multi-byte counts as one character)
     assert_eq!(register_status(&app, &name, "军棋Zq7#kP2").await.0, 201);
@@ -67,7 +106,12 @@ async fn stored_hash_is_argon2id(backend: Backend) {
     let hash: Option<String> = app
         .state()
         .db
-        .run(move |c| Ok(accounts::table.filter(accounts::username_key.eq(key)).select(accounts::password_hash).first(c)?))
+        .run(move |c| {
+            Ok(accounts::table
+                .filter(accounts::username_key.eq(key))
+                .select(accounts::password_hash)
+                .first(c)?)
+        })
         .await
         .unwrap();
     let hash = hash.expect("a hash is stored");
@@ -82,11 +126,17 @@ async fn login_rate_limit(backend: Backend) {
     app.register_with(&new_client(), &name, GOOD_PASSWORD).await;
     for i in 0..10 {
         let resp = app.login_with(&new_client(), &name, &format!("wrong password {i}")).await;
-        assert_eq!(error_code(resp).await, (401, "invalid_credentials".into()), "attempt {}", i + 1);
+        assert_eq!(
+            error_code(resp).await,
+            (401, "invalid_credentials".into()),
+            "attempt {}",
+            i + 1
+        );
     }
     // the 11th attempt, even with the right password, is refused
     let resp = app.login_with(&new_client(), &name, GOOD_PASSWORD).await;
-    let retry: u64 = resp.headers().get("retry-after").expect("Retry-After").to_str().unwrap().parse().unwrap();
+    let retry: u64 =
+        resp.headers().get("retry-after").expect("Retry-After").to_str().unwrap().parse().unwrap();
     assert!(retry >= 1 && retry <= 600, "{retry}");
     assert_eq!(error_code(resp).await, (429, "rate_limited".into()));
     // another account is not affected
@@ -99,10 +149,17 @@ async fn login_rate_limit(backend: Backend) {
 async fn login_rate_limit_per_ip(backend: Backend) {
     let app = spawn_app_with(backend, |c| c.limits.login_per_ip = 5).await;
     for i in 0..5 {
-        let resp = app.post("/api/auth/login", &json!({"username": format!("nobody{i}"), "password": "whatever123"})).await;
+        let resp = app
+            .post(
+                "/api/auth/login",
+                &json!({"username": format!("nobody{i}"), "password": "whatever123"}),
+            )
+            .await;
         assert_eq!(resp.status(), 401);
     }
-    let resp = app.post("/api/auth/login", &json!({"username": "nobody_else", "password": "whatever123"})).await;
+    let resp = app
+        .post("/api/auth/login", &json!({"username": "nobody_else", "password": "whatever123"}))
+        .await;
     assert!(resp.headers().contains_key("retry-after"));
     assert_eq!(error_code(resp).await, (429, "rate_limited".into()));
 }
@@ -116,7 +173,10 @@ async fn registration_rate_limit(backend: Backend) {
     for _ in 0..3 {
         assert_eq!(register_status(&app, &unique_name("Reg"), GOOD_PASSWORD).await.0, 201);
     }
-    assert_eq!(register_status(&app, &unique_name("Reg"), GOOD_PASSWORD).await, (429, "rate_limited".into()));
+    assert_eq!(
+        register_status(&app, &unique_name("Reg"), GOOD_PASSWORD).await,
+        (429, "rate_limited".into())
+    );
     for _ in 0..2 {
         assert_eq!(app.post("/api/auth/guest", &json!(null)).await.status(), 201);
     }
@@ -133,16 +193,35 @@ async fn malformed_input(backend: Backend) {
         let url = app.url("/api/auth/register");
         async move { c.post(url).header("content-type", ct).body(body).send().await.unwrap() }
     };
-    assert_eq!(error_code(send("{\"username\": ", "application/json").await).await, (400, "invalid_json".into()));
-    assert_eq!(error_code(send("not json", "application/json").await).await, (400, "invalid_json".into()));
-    assert_eq!(error_code(send("", "application/json").await).await.0, 400);
-    assert_eq!(error_code(send("{\"username\": 5, \"password\": []}", "application/json").await).await, (400, "invalid_body".into()));
-    assert_eq!(error_code(send("{\"username\": \"abc\"}", "application/json").await).await, (400, "invalid_body".into()));
     assert_eq!(
-        error_code(send("{\"username\":\"abcd\",\"password\":\"x\",\"admin\":true}", "application/json").await).await,
+        error_code(send("{\"username\": ", "application/json").await).await,
+        (400, "invalid_json".into())
+    );
+    assert_eq!(
+        error_code(send("not json", "application/json").await).await,
+        (400, "invalid_json".into())
+    );
+    assert_eq!(error_code(send("", "application/json").await).await.0, 400);
+    assert_eq!(
+        error_code(send("{\"username\": 5, \"password\": []}", "application/json").await).await,
         (400, "invalid_body".into())
     );
-    assert_eq!(error_code(send("{}", "text/plain").await).await, (400, "unsupported_content_type".into()));
+    assert_eq!(
+        error_code(send("{\"username\": \"abc\"}", "application/json").await).await,
+        (400, "invalid_body".into())
+    );
+    assert_eq!(
+        error_code(
+            send("{\"username\":\"abcd\",\"password\":\"x\",\"admin\":true}", "application/json")
+                .await
+        )
+        .await,
+        (400, "invalid_body".into())
+    );
+    assert_eq!(
+        error_code(send("{}", "text/plain").await).await,
+        (400, "unsupported_content_type".into())
+    );
     // too large
     let big = format!("{{\"username\": \"abcd\", \"password\": \"{}\"}}", "x".repeat(100_000));
     let resp = new_client()
@@ -189,10 +268,18 @@ async fn change_password(backend: Backend) {
         .post("/api/auth/password", &json!({"current_password": "wrong-current-pass", "new_password": "Brand-New-Secret-77"}))
         .await;
     assert_eq!(error_code(resp).await, (401, "invalid_credentials".into()));
-    let resp = app.post("/api/auth/password", &json!({"current_password": GOOD_PASSWORD, "new_password": "password"})).await;
+    let resp = app
+        .post(
+            "/api/auth/password",
+            &json!({"current_password": GOOD_PASSWORD, "new_password": "password"}),
+        )
+        .await;
     assert_eq!(error_code(resp).await, (400, "password_too_common".into()));
     let resp = app
-        .post("/api/auth/password", &json!({"current_password": GOOD_PASSWORD, "new_password": "Brand-New-Secret-77"}))
+        .post(
+            "/api/auth/password",
+            &json!({"current_password": GOOD_PASSWORD, "new_password": "Brand-New-Secret-77"}),
+        )
         .await;
     assert_eq!(resp.status(), 200);
     // every earlier refresh token is dead
@@ -208,7 +295,15 @@ async fn change_password(backend: Backend) {
     let login = |pw: &'static str| {
         let url = app.url("/api/auth/login");
         let name = name.clone();
-        async move { new_client().post(url).json(&json!({"username": name, "password": pw})).send().await.unwrap().status() }
+        async move {
+            new_client()
+                .post(url)
+                .json(&json!({"username": name, "password": pw}))
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
     };
     assert_eq!(login(GOOD_PASSWORD).await, 401);
     assert_eq!(login("Brand-New-Secret-77").await, 200);

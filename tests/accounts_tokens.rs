@@ -2,7 +2,9 @@
 mod common;
 
 use base64::Engine;
-use common::{error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD};
+use common::{
+    error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD,
+};
 use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
 use serde_json::{json, Value};
 
@@ -13,7 +15,8 @@ fn now() -> u64 {
 }
 
 fn sign(alg: Algorithm, claims: &Value) -> String {
-    encode(&Header::new(alg), claims, &EncodingKey::from_secret(SECRET.as_bytes()).unwrap()).unwrap()
+    encode(&Header::new(alg), claims, &EncodingKey::from_secret(SECRET.as_bytes()).unwrap())
+        .unwrap()
 }
 
 fn b64(v: &Value) -> String {
@@ -50,31 +53,46 @@ async fn forged_access_tokens(backend: Backend) {
     // no exp
     let mut no_exp = good.clone();
     no_exp.as_object_mut().unwrap().remove("exp");
-    assert_eq!(me_with(&app, &sign(Algorithm::HS256, &no_exp)).await, (401, "invalid_token".into()));
+    assert_eq!(
+        me_with(&app, &sign(Algorithm::HS256, &no_exp)).await,
+        (401, "invalid_token".into())
+    );
     // expired
     let mut expired = good.clone();
     expired["iat"] = json!(now() - 3600);
     expired["exp"] = json!(now() - 600);
-    assert_eq!(me_with(&app, &sign(Algorithm::HS256, &expired)).await, (401, "token_expired".into()));
+    assert_eq!(
+        me_with(&app, &sign(Algorithm::HS256, &expired)).await,
+        (401, "token_expired".into())
+    );
     // wrong audience, missing audience, wrong issuer
     let mut aud = good.clone();
     aud["aud"] = json!("someone-else");
     assert_eq!(me_with(&app, &sign(Algorithm::HS256, &aud)).await, (401, "invalid_token".into()));
     let mut no_aud = good.clone();
     no_aud.as_object_mut().unwrap().remove("aud");
-    assert_eq!(me_with(&app, &sign(Algorithm::HS256, &no_aud)).await, (401, "invalid_token".into()));
+    assert_eq!(
+        me_with(&app, &sign(Algorithm::HS256, &no_aud)).await,
+        (401, "invalid_token".into())
+    );
     let mut iss = good.clone();
     iss["iss"] = json!("evil");
     assert_eq!(me_with(&app, &sign(Algorithm::HS256, &iss)).await, (401, "invalid_token".into()));
     // another secret
-    let other = encode(&Header::new(Algorithm::HS256), &good, &EncodingKey::from_secret(b"another-secret-another-secret-another").unwrap())
-        .unwrap();
+    let other = encode(
+        &Header::new(Algorithm::HS256),
+        &good,
+        &EncodingKey::from_secret(b"another-secret-another-secret-another").unwrap(),
+    )
+    .unwrap();
     assert_eq!(me_with(&app, &other).await, (401, "invalid_token".into()));
     // tampered payload (elevate to another account id) with the original signature
     let real = session["access_token"].as_str().unwrap();
     let parts: Vec<&str> = real.split('.').collect();
-    let mut claims: Value =
-        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+    let mut claims: Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(parts[1]).unwrap(),
+    )
+    .unwrap();
     claims["sub"] = json!("1");
     claims["guest"] = json!(false);
     let tampered = format!("{}.{}.{}", parts[0], b64(&claims), parts[2]);
@@ -93,11 +111,15 @@ async fn forged_access_tokens(backend: Backend) {
         .unwrap();
     assert_eq!(error_code(resp).await, (401, "invalid_token".into()));
     // and the issued token has the promised shape
-    let header: Value =
-        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(parts[0]).unwrap()).unwrap();
+    let header: Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(parts[0]).unwrap(),
+    )
+    .unwrap();
     assert_eq!(header["alg"], "HS256");
-    let orig: Value =
-        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+    let orig: Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(parts[1]).unwrap(),
+    )
+    .unwrap();
     let life = orig["exp"].as_u64().unwrap() - orig["iat"].as_u64().unwrap();
     assert!(life <= 900, "{life}");
     assert_eq!(orig["iss"], "siguo");
@@ -115,7 +137,9 @@ async fn refresh_reuse_revokes_family(backend: Backend) {
 
     let refresh = |token: Value| {
         let url = app.url("/api/auth/refresh");
-        async move { new_client().post(url).json(&json!({"refresh_token": token})).send().await.unwrap() }
+        async move {
+            new_client().post(url).json(&json!({"refresh_token": token})).send().await.unwrap()
+        }
     };
     let r1 = refresh(s0["refresh_token"].clone()).await;
     assert_eq!(r1.status(), 200);
@@ -125,9 +149,18 @@ async fn refresh_reuse_revokes_family(backend: Backend) {
     let s2: Value = r2.json().await.unwrap();
 
     // replaying the first token: refused and the whole family is revoked
-    assert_eq!(error_code(refresh(s0["refresh_token"].clone()).await).await, (401, "refresh_reused".into()));
-    assert_eq!(error_code(refresh(s2["refresh_token"].clone()).await).await, (401, "refresh_reused".into()));
-    assert_eq!(error_code(refresh(s1["refresh_token"].clone()).await).await, (401, "refresh_reused".into()));
+    assert_eq!(
+        error_code(refresh(s0["refresh_token"].clone()).await).await,
+        (401, "refresh_reused".into())
+    );
+    assert_eq!(
+        error_code(refresh(s2["refresh_token"].clone()).await).await,
+        (401, "refresh_reused".into())
+    );
+    assert_eq!(
+        error_code(refresh(s1["refresh_token"].clone()).await).await,
+        (401, "refresh_reused".into())
+    );
 
     // the other family is untouched (cookie path /api/auth carries it)
     let resp = other_client.post(app.url("/api/auth/refresh")).send().await.unwrap();
@@ -157,8 +190,12 @@ async fn cookies_are_http_only(backend: Backend) {
         .send()
         .await
         .unwrap();
-    let cookies: Vec<String> =
-        resp.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
+    let cookies: Vec<String> = resp
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .collect();
     let access = cookies.iter().find(|c| c.starts_with("siguo_access=")).expect("access cookie");
     let refresh = cookies.iter().find(|c| c.starts_with("siguo_refresh=")).expect("refresh cookie");
     for c in [access, refresh] {
@@ -169,4 +206,9 @@ async fn cookies_are_http_only(backend: Backend) {
     assert!(refresh.contains("Path=/api/auth"), "{refresh}");
 }
 
-both_backends!(forged_access_tokens, refresh_reuse_revokes_family, sessions_survive_restart, cookies_are_http_only);
+both_backends!(
+    forged_access_tokens,
+    refresh_reuse_revokes_family,
+    sessions_survive_restart,
+    cookies_are_http_only
+);

@@ -19,7 +19,8 @@ async fn failing_write_is_undone_alone(backend: Backend) {
     let app = spawn_app(backend).await;
     let db = app.state().db.clone();
     db.run(|c| {
-        diesel::sql_query("CREATE TABLE group_probe (k INTEGER PRIMARY KEY, note TEXT NOT NULL)").execute(c)?;
+        diesel::sql_query("CREATE TABLE group_probe (k INTEGER PRIMARY KEY, note TEXT NOT NULL)")
+            .execute(c)?;
         Ok(())
     })
     .await
@@ -33,10 +34,16 @@ async fn failing_write_is_undone_alone(backend: Backend) {
         tasks.push(tokio::spawn(async move {
             let r = db
                 .write_grouped(move |c| {
-                    diesel::sql_query(format!("INSERT INTO group_probe (k, note) VALUES ({}, 'first')", 1000 + k)).execute(c)?;
+                    diesel::sql_query(format!(
+                        "INSERT INTO group_probe (k, note) VALUES ({}, 'first')",
+                        1000 + k
+                    ))
+                    .execute(c)?;
                     if k % 7 == 0 {
-                        diesel::sql_query("INSERT INTO group_probe (k, note) VALUES (-1, 'dup')").execute(c)?;
-                        diesel::sql_query("INSERT INTO group_probe (k, note) VALUES (-1, 'dup')").execute(c)?;
+                        diesel::sql_query("INSERT INTO group_probe (k, note) VALUES (-1, 'dup')")
+                            .execute(c)?;
+                        diesel::sql_query("INSERT INTO group_probe (k, note) VALUES (-1, 'dup')")
+                            .execute(c)?;
                     }
                     Ok(())
                 })
@@ -58,7 +65,10 @@ async fn failing_write_is_undone_alone(backend: Backend) {
     assert_eq!(rows(&db, "SELECT COUNT(*) AS n FROM group_probe").await, ok);
     assert_eq!(rows(&db, "SELECT COUNT(*) AS n FROM group_probe WHERE k = -1").await, 0);
     // the failed writes' first rows are gone too (each write is all-or-nothing)
-    assert_eq!(rows(&db, "SELECT COUNT(*) AS n FROM group_probe WHERE (k - 1000) % 7 = 0").await, 0);
+    assert_eq!(
+        rows(&db, "SELECT COUNT(*) AS n FROM group_probe WHERE (k - 1000) % 7 = 0").await,
+        0
+    );
 
     // the writer is still healthy after failures
     db.write_grouped(|c| {

@@ -15,7 +15,12 @@ fn http_from(ip: [u8; 4]) -> reqwest::Client {
 }
 
 async fn join_queue(app: &TestApp, c: &Client, ladder: &str, ip: [u8; 4]) -> Value {
-    let r = http_from(ip).post(app.url(&format!("/api/queue/{ladder}"))).bearer_auth(&c.token).send().await.unwrap();
+    let r = http_from(ip)
+        .post(app.url(&format!("/api/queue/{ladder}")))
+        .bearer_auth(&c.token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     r.json().await.unwrap()
 }
@@ -41,7 +46,11 @@ async fn enter_match(c: &mut Client, kind: &str, n_seats: usize) -> (String, i64
     c.act(json!({"type": "join_room", "room": room})).await.expect("join the ranked room");
     let info = c.wait_for(|v| v["type"] == "room").await;
     assert_eq!(info["kind"], kind);
-    assert_eq!(info["options"], serde_json::to_value(siguo_rules::Options::default()).unwrap(), "ranked games use the default options");
+    assert_eq!(
+        info["options"],
+        serde_json::to_value(siguo_rules::Options::default()).unwrap(),
+        "ranked games use the default options"
+    );
     assert_eq!(info["options"]["info_mode"], "four_dark");
     for s in ["N", "E", "S", "W"] {
         assert!(info["seats"][s]["bot"].is_null(), "no bots in ranked games");
@@ -56,16 +65,28 @@ async fn enter_match(c: &mut Client, kind: &str, n_seats: usize) -> (String, i64
 async fn confirm_seats(c: &mut Client, room: &str) {
     let seats: Vec<char> = c.seats.iter().copied().collect();
     for s in seats {
-        c.act(json!({"type": "confirm", "room": room, "seat": s.to_string()})).await.expect("confirm");
+        c.act(json!({"type": "confirm", "room": room, "seat": s.to_string()}))
+            .await
+            .expect("confirm");
     }
 }
 
 async fn wait_battle(c: &mut Client) {
-    c.wait_for(|m| m["type"] == "update" && m["events"].as_array().is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))).await;
+    c.wait_for(|m| {
+        m["type"] == "update"
+            && m["events"]
+                .as_array()
+                .is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))
+    })
+    .await;
 }
 
 async fn wait_game_over(c: &mut Client) -> Value {
-    c.wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"].as_str().is_some_and(|s| s != "ongoing")).await
+    c.wait_for(|m| {
+        m["type"] == "update"
+            && m["view"]["status"]["state"].as_str().is_some_and(|s| s != "ongoing")
+    })
+    .await
 }
 
 async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Backend) {
@@ -81,10 +102,18 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
     assert_eq!((&room, game), (&room_b, game_b));
     assert!(a.seats.is_disjoint(&b.seats));
     let a_status = get_json(&app, "/api/queue", Some(&a.token)).await;
-    assert_eq!((a_status["state"].as_str(), a_status["game_id"].as_i64()), (Some("matched"), Some(game)));
+    assert_eq!(
+        (a_status["state"].as_str(), a_status["game_id"].as_i64()),
+        (Some("matched"), Some(game))
+    );
 
     // while the ranked game is on, neither may queue again
-    let r = http_from([127, 0, 0, 41]).post(app.url("/api/queue/ranked")).bearer_auth(&a.token).send().await.unwrap();
+    let r = http_from([127, 0, 0, 41])
+        .post(app.url("/api/queue/ranked"))
+        .bearer_auth(&a.token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(common::error_code(r).await, (409, "in_ranked_game".into()));
     confirm_seats(&mut a, &room).await;
     confirm_seats(&mut b, &room).await;
@@ -101,12 +130,25 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
     let board = get_json(&app, "/api/leaderboard/ranked_dual", None).await;
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
-    assert_eq!((rows[0]["account_id"].as_i64(), rows[0]["points"].as_i64(), rows[0]["wins"].as_i64()), (Some(b.account_id), Some(3), Some(1)));
-    assert_eq!((rows[1]["account_id"].as_i64(), rows[1]["points"].as_i64(), rows[1]["surrenders"].as_i64()), (Some(a.account_id), Some(0), Some(1)));
+    assert_eq!(
+        (rows[0]["account_id"].as_i64(), rows[0]["points"].as_i64(), rows[0]["wins"].as_i64()),
+        (Some(b.account_id), Some(3), Some(1))
+    );
+    assert_eq!(
+        (
+            rows[1]["account_id"].as_i64(),
+            rows[1]["points"].as_i64(),
+            rows[1]["surrenders"].as_i64()
+        ),
+        (Some(a.account_id), Some(0), Some(1))
+    );
     assert_eq!(get_json(&app, "/api/leaderboard/ranked", None).await["total"], 0);
     let prof = get_json(&app, &format!("/api/profiles/{}", a.name), None).await;
     let g = &prof["recent_games"][0];
-    assert_eq!((g["game_id"].as_i64(), g["outcome"].as_str(), g["points"].as_i64()), (Some(game), Some("surrender"), Some(0)));
+    assert_eq!(
+        (g["game_id"].as_i64(), g["outcome"].as_str(), g["points"].as_i64()),
+        (Some(game), Some("surrender"), Some(0))
+    );
     let replay = get_json(&app, g["replay"].as_str().unwrap(), None).await;
     assert_eq!(replay["state"], "finished");
     // after the game, queueing works again
@@ -146,7 +188,14 @@ async fn ranked_escape_then_the_partner_plays_on(backend: Backend) {
     let w = cs.iter().position(|c| c.seats.contains(&'W')).unwrap();
     let e = cs.iter().position(|c| c.seats.contains(&'E')).unwrap();
     cs[w].act(json!({"type": "leave_room", "room": room})).await.expect("leave");
-    cs[e].wait_for(|m| m["type"] == "update" && m["events"].as_array().is_some_and(|ev| ev.iter().any(|x| x["type"] == "escaped"))).await;
+    cs[e]
+        .wait_for(|m| {
+            m["type"] == "update"
+                && m["events"]
+                    .as_array()
+                    .is_some_and(|ev| ev.iter().any(|x| x["type"] == "escaped"))
+        })
+        .await;
     cs[e].act(json!({"type": "surrender", "room": room})).await.expect("surrender");
     // N and S play on (W's turns are skipped at once) until W has skipped itself out.
     let n = cs.iter().position(|c| c.seats.contains(&'N')).unwrap();
@@ -182,8 +231,14 @@ async fn ranked_escape_then_the_partner_plays_on(backend: Backend) {
     };
     assert_eq!(by_seat('N')["points"], 3);
     assert_eq!(by_seat('S')["points"], 3);
-    assert_eq!((by_seat('E')["points"].as_i64(), by_seat('E')["surrenders"].as_i64()), (Some(0), Some(1)));
-    assert_eq!((by_seat('W')["points"].as_i64(), by_seat('W')["escapes"].as_i64()), (Some(-2), Some(1)));
+    assert_eq!(
+        (by_seat('E')["points"].as_i64(), by_seat('E')["surrenders"].as_i64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        (by_seat('W')["points"].as_i64(), by_seat('W')["escapes"].as_i64()),
+        (Some(-2), Some(1))
+    );
     assert_eq!(board["rows"][3]["account_id"], by_seat('W')["account_id"], "the escaper is last");
     for c in &cs {
         c.assert_no_hidden_ranks();

@@ -16,7 +16,12 @@ async fn json(resp: reqwest::Response) -> Value {
 }
 
 fn names(v: &Value) -> Vec<String> {
-    v["rows"].as_array().unwrap().iter().map(|r| r["username"].as_str().unwrap().to_string()).collect()
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["username"].as_str().unwrap().to_string())
+        .collect()
 }
 
 async fn leaderboard_order_ties_paging_me_and_profiles(backend: Backend) {
@@ -58,11 +63,20 @@ async fn leaderboard_order_ties_paging_me_and_profiles(backend: Backend) {
     assert_eq!(all["total"], 7);
     assert_eq!(all["page"], 1);
     assert_eq!(all["per_page"], 50);
-    let ranks: Vec<i64> = all["rows"].as_array().unwrap().iter().map(|r| r["rank"].as_i64().unwrap()).collect();
+    let ranks: Vec<i64> =
+        all["rows"].as_array().unwrap().iter().map(|r| r["rank"].as_i64().unwrap()).collect();
     assert_eq!(ranks, vec![1, 2, 3, 4, 5, 6, 7]);
     let c_row = &all["rows"][3];
     assert_eq!(
-        (c_row["points"].as_i64(), c_row["games"].as_i64(), c_row["wins"].as_i64(), c_row["draws"].as_i64(), c_row["losses"].as_i64(), c_row["surrenders"].as_i64(), c_row["escapes"].as_i64()),
+        (
+            c_row["points"].as_i64(),
+            c_row["games"].as_i64(),
+            c_row["wins"].as_i64(),
+            c_row["draws"].as_i64(),
+            c_row["losses"].as_i64(),
+            c_row["surrenders"].as_i64(),
+            c_row["escapes"].as_i64()
+        ),
         (Some(3), Some(4), Some(1), Some(2), Some(0), Some(0), Some(1))
     );
     assert!(c_row.get("rating").is_none(), "the hidden rating is never shown");
@@ -70,7 +84,9 @@ async fn leaderboard_order_ties_paging_me_and_profiles(backend: Backend) {
 
     // paging
     let client = reqwest::Client::new();
-    let page = |p: i64| client.get(app.url(&format!("/api/leaderboard/ranked_dual?page={p}&per_page=3"))).send();
+    let page = |p: i64| {
+        client.get(app.url(&format!("/api/leaderboard/ranked_dual?page={p}&per_page=3"))).send()
+    };
     assert_eq!(names(&json(page(1).await.unwrap()).await), expected[0..3].to_vec());
     let p2 = json(page(2).await.unwrap()).await;
     assert_eq!(names(&p2), expected[3..6].to_vec());
@@ -82,18 +98,24 @@ async fn leaderboard_order_ties_paging_me_and_profiles(backend: Backend) {
     assert_eq!(ranked["total"], 0);
 
     // around me: C is 4th → page 2 of 3-row pages
-    let me = json(clients[2].get(app.url("/api/leaderboard/ranked_dual/me?per_page=3")).send().await.unwrap()).await;
+    let me = json(
+        clients[2].get(app.url("/api/leaderboard/ranked_dual/me?per_page=3")).send().await.unwrap(),
+    )
+    .await;
     assert_eq!(me["me"]["rank"], 4);
     assert_eq!(me["me"]["username"], n(2));
     assert_eq!(me["page"], 2);
     assert_eq!(names(&me), expected[3..6].to_vec());
     // D (tied with A on everything) is 3rd, A 2nd
-    let me = json(clients[3].get(app.url("/api/leaderboard/ranked_dual/me")).send().await.unwrap()).await;
+    let me = json(clients[3].get(app.url("/api/leaderboard/ranked_dual/me")).send().await.unwrap())
+        .await;
     assert_eq!(me["me"]["rank"], 3);
-    let me = json(clients[0].get(app.url("/api/leaderboard/ranked_dual/me")).send().await.unwrap()).await;
+    let me = json(clients[0].get(app.url("/api/leaderboard/ranked_dual/me")).send().await.unwrap())
+        .await;
     assert_eq!(me["me"]["rank"], 2);
     // no ranked game yet: me is null, first page
-    let me = json(clients[0].get(app.url("/api/leaderboard/ranked/me")).send().await.unwrap()).await;
+    let me =
+        json(clients[0].get(app.url("/api/leaderboard/ranked/me")).send().await.unwrap()).await;
     assert!(me["me"].is_null());
     assert_eq!(me["page"], 1);
 
@@ -126,12 +148,19 @@ async fn leaderboard_order_ties_paging_me_and_profiles(backend: Backend) {
         ("/api/leaderboard/ranked/me", 401, "unauthorized"),
         ("/api/profiles/nobody_here", 404, "not_found"),
     ] {
-        assert_eq!(error_code(client.get(app.url(path)).send().await.unwrap()).await, (status, code.to_string()), "{path}");
+        assert_eq!(
+            error_code(client.get(app.url(path)).send().await.unwrap()).await,
+            (status, code.to_string()),
+            "{path}"
+        );
     }
     // guests have no profile
     let (_, guest) = app.new_guest().await;
     let gname = guest["account"]["username"].as_str().unwrap();
-    assert_eq!(error_code(app.get(&format!("/api/profiles/{gname}")).await).await, (404, "not_found".into()));
+    assert_eq!(
+        error_code(app.get(&format!("/api/profiles/{gname}")).await).await,
+        (404, "not_found".into())
+    );
 }
 
 async fn casual_games_show_in_profiles_without_points(backend: Backend) {
@@ -160,4 +189,7 @@ async fn casual_games_show_in_profiles_without_points(backend: Backend) {
     assert_eq!(json(app.get("/api/leaderboard/ranked").await).await["total"], 0);
 }
 
-both_backends!(leaderboard_order_ties_paging_me_and_profiles, casual_games_show_in_profiles_without_points);
+both_backends!(
+    leaderboard_order_ties_paging_me_and_profiles,
+    casual_games_show_in_profiles_without_points
+);

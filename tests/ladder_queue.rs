@@ -68,17 +68,29 @@ async fn join_status_leave_and_one_queue_at_a_time(backend: Backend) {
     assert_eq!(error_code(r).await, (409, "already_queued".into()));
     let st = call(&a, reqwest::Method::GET, app.url("/api/queue/ranked")).await;
     assert_eq!((st["state"].as_str(), st["ladder"].as_str()), (Some("waiting"), Some("ranked")));
-    assert_eq!(call(&a, reqwest::Method::GET, app.url("/api/queue")).await["since"], joined["since"]);
+    assert_eq!(
+        call(&a, reqwest::Method::GET, app.url("/api/queue")).await["since"],
+        joined["since"]
+    );
     // a second player (different address) joins ranked: still waiting, two in the queue
     let (b, _) = account_from(&app, "qb", [127, 0, 0, 12]).await;
     assert_eq!(call(&b, reqwest::Method::POST, app.url("/api/queue/ranked")).await["waiting"], 2);
     // leave; leaving twice is fine
-    assert_eq!(call(&a, reqwest::Method::DELETE, app.url("/api/queue/ranked")).await["state"], "idle");
-    assert_eq!(call(&a, reqwest::Method::DELETE, app.url("/api/queue/ranked")).await["state"], "idle");
+    assert_eq!(
+        call(&a, reqwest::Method::DELETE, app.url("/api/queue/ranked")).await["state"],
+        "idle"
+    );
+    assert_eq!(
+        call(&a, reqwest::Method::DELETE, app.url("/api/queue/ranked")).await["state"],
+        "idle"
+    );
     assert_eq!(call(&a, reqwest::Method::GET, app.url("/api/queue/ranked")).await["state"], "idle");
     assert_eq!(call(&b, reqwest::Method::GET, app.url("/api/queue/ranked")).await["waiting"], 1);
     // now a may join the other queue
-    assert_eq!(call(&a, reqwest::Method::POST, app.url("/api/queue/ranked_dual")).await["ladder"], "ranked_dual");
+    assert_eq!(
+        call(&a, reqwest::Method::POST, app.url("/api/queue/ranked_dual")).await["ladder"],
+        "ranked_dual"
+    );
 }
 
 async fn same_ip_accounts_are_never_matched(backend: Backend) {
@@ -96,4 +108,8 @@ async fn same_ip_accounts_are_never_matched(backend: Backend) {
     }
 }
 
-both_backends!(login_required_and_guests_refused, join_status_leave_and_one_queue_at_a_time, same_ip_accounts_are_never_matched);
+both_backends!(
+    login_required_and_guests_refused,
+    join_status_leave_and_one_queue_at_a_time,
+    same_ip_accounts_are_never_matched
+);

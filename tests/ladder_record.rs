@@ -32,7 +32,12 @@ async fn every_row_of_the_points_table_in_ranked_games(backend: Backend) {
 
         // draw: +1 each
         let d = four(c, "draw");
-        let (g, _) = play(c, "ranked", [seat(d[0]), seat(d[1]), seat(d[2]), seat(d[3])], Status::Draw { reason: DrawReason::Agreement });
+        let (g, _) = play(
+            c,
+            "ranked",
+            [seat(d[0]), seat(d[1]), seat(d[2]), seat(d[3])],
+            Status::Draw { reason: DrawReason::Agreement },
+        );
         for id in d {
             assert_eq!(result_of(c, g.game_id, id), Some(("draw".into(), 1)));
             assert_eq!(stats(c, id, "ranked"), Some((1, 1, 0, 1, 0, 0, 0)));
@@ -125,11 +130,19 @@ async fn exactly_once_when_retried_or_interrupted(backend: Backend) {
         let a = four(c, "once");
         let mut seats = [seat(a[0]), seat(a[1]), seat(a[2]), seat(a[3])];
         let game_id = insert_game(c, "ranked", &mut seats);
-        let g = FinishedGame { game_id, kind: kind_of("ranked"), seats, status: NS_WINS, reached_battle: true };
+        let g = FinishedGame {
+            game_id,
+            kind: kind_of("ranked"),
+            seats,
+            status: NS_WINS,
+            reached_battle: true,
+        };
 
         // 1. interrupted: the finishing transaction writes everything, then fails → all rolled back
         let interrupted: Result<(), diesel::result::Error> = c.transaction(|c| {
-            diesel::update(games::table.find(game_id)).set(games::state.eq("finished")).execute(c)?;
+            diesel::update(games::table.find(game_id))
+                .set(games::state.eq("finished"))
+                .execute(c)?;
             let r = record_result(c, &g).expect("record");
             assert_eq!(r.applied.len(), 4);
             Err(diesel::result::Error::RollbackTransaction)
@@ -190,7 +203,13 @@ async fn casual_practice_guest_bot_and_unfinished_games_never_touch_the_ladder(b
         // aborted during deployment
         let mut seats = all();
         let game_id = insert_game(c, "ranked", &mut seats);
-        let g = FinishedGame { game_id, kind: kind_of("ranked"), seats, status: NS_WINS, reached_battle: false };
+        let g = FinishedGame {
+            game_id,
+            kind: kind_of("ranked"),
+            seats,
+            status: NS_WINS,
+            reached_battle: false,
+        };
         assert_eq!(finish(c, &g).unwrap().ladder, None);
         // a dual game seated like a casual one (four accounts)
         assert_eq!(play(c, "ranked_dual", all(), NS_WINS).1.ladder, None);

@@ -20,15 +20,29 @@ async fn timeout_skips_and_eliminates(backend: Backend) {
     assert_eq!(start["clock"]["seat"], "N");
     let remaining = start["clock"]["remaining_ms"].as_i64().unwrap();
     assert!(remaining > 0 && remaining <= 10_000);
-    assert_eq!(start["clock"]["deadline"].as_i64().unwrap() - start["clock"]["server_time"].as_i64().unwrap(), remaining);
+    assert_eq!(
+        start["clock"]["deadline"].as_i64().unwrap()
+            - start["clock"]["server_time"].as_i64().unwrap(),
+        remaining
+    );
     // nobody moves: North times out, which is its first and last allowed skip
-    let u = cs[1].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "skipped")).await;
+    let u =
+        cs[1].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "skipped")).await;
     assert!(has_event(&u, |e| e["type"] == "skipped" && e["seat"] == "N" && e["skips"] == 1));
-    assert!(has_event(&u, |e| e["type"] == "eliminated" && e["seat"] == "N" && e["reason"] == "too_many_skips"));
+    assert!(has_event(&u, |e| e["type"] == "eliminated"
+        && e["seat"] == "N"
+        && e["reason"] == "too_many_skips"));
     assert_eq!(u["view"]["turn"], "E");
     assert_eq!(u["view"]["skips"]["N"], 1);
     assert!(u["view"]["pieces"].as_object().unwrap().keys().all(|s| !s.starts_with('N')) || true);
-    assert!(!u["view"]["pieces"].as_object().unwrap().values().any(|p| p.as_str().unwrap().starts_with('N')), "an eliminated seat's pieces vanish");
+    assert!(
+        !u["view"]["pieces"]
+            .as_object()
+            .unwrap()
+            .values()
+            .any(|p| p.as_str().unwrap().starts_with('N')),
+        "an eliminated seat's pieces vanish"
+    );
     // North can no longer act
     cs[0].expect_err(json!({"type": "surrender", "room": room}), "seat_eliminated").await;
     for c in &cs {
@@ -69,13 +83,18 @@ async fn ranked_leave_is_escape(backend: Backend) {
     confirm_all(&room, &mut cs).await;
     // East leaves the ranked game: an escape
     cs[1].act(json!({"type": "leave_room", "room": room})).await.unwrap();
-    let u = cs[0].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "escaped")).await;
+    let u =
+        cs[0].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "escaped")).await;
     assert!(has_event(&u, |e| e["seat"] == "E"));
     let snap = cs[0].frames.iter().rev().find(|m| m["type"] == "update").unwrap().clone();
     let (from, to) = pick_move(&snap["legal_moves"], 3).unwrap();
     cs[0].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap();
     // East's turn is skipped at once: South is to move
-    let u = cs[2].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "skipped" && e["seat"] == "E")).await;
+    let u = cs[2]
+        .wait_for(|m| {
+            m["type"] == "update" && has_event(m, |e| e["type"] == "skipped" && e["seat"] == "E")
+        })
+        .await;
     assert_eq!(u["view"]["turn"], "S");
     let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
     let east = g["players"].as_array().unwrap().iter().find(|p| p["seat"] == "E").unwrap().clone();
@@ -96,8 +115,10 @@ async fn ranked_absent_escapes_and_deploy_timer(backend: Backend) {
         name: whos[i].0.clone(),
         guest: false,
     });
-    let options = siguo_rules::Options { reconnect_seconds: 15, deploy_seconds: 30, ..Default::default() };
-    let (game, room) = app.state().live.create_game(GameKind::Ranked, seats, options).await.unwrap();
+    let options =
+        siguo_rules::Options { reconnect_seconds: 15, deploy_seconds: 30, ..Default::default() };
+    let (game, room) =
+        app.state().live.create_game(GameKind::Ranked, seats, options).await.unwrap();
     let mut cs = vec![];
     for (i, w) in whos.iter().take(3).enumerate() {
         let mut c = Client::connect(&app, w).await;
@@ -108,25 +129,40 @@ async fn ranked_absent_escapes_and_deploy_timer(backend: Backend) {
         cs.push(c);
     }
     // West never connects: escaped after the grace, during deployment
-    let u = cs[0].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "escaped")).await;
+    let u =
+        cs[0].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "escaped")).await;
     assert!(has_event(&u, |e| e["seat"] == "W"));
     // nobody confirms: the deployment timer starts the battle
     for c in cs.iter_mut() {
-        let u = c.wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "battle_started")).await;
+        let u = c
+            .wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "battle_started"))
+            .await;
         assert_eq!(u["view"]["turn"], "N");
     }
     let first = cs[0].frames.iter().rev().find(|m| m["type"] == "update").unwrap().clone();
     for (i, seat) in [(0usize, "N"), (1, "E"), (2, "S")] {
-        let u = if i == 0 { first.clone() } else { cs[i].wait_for(move |m| m["type"] == "update" && m["view"]["turn"] == seat).await };
+        let u = if i == 0 {
+            first.clone()
+        } else {
+            cs[i].wait_for(move |m| m["type"] == "update" && m["view"]["turn"] == seat).await
+        };
         let (from, to) = pick_move(&u["legal_moves"], i + 1).unwrap();
         cs[i].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap();
     }
     // West's turn was skipped at once
-    let u = cs[0].wait_for(|m| m["type"] == "update" && has_event(m, |e| e["type"] == "skipped" && e["seat"] == "W")).await;
+    let u = cs[0]
+        .wait_for(|m| {
+            m["type"] == "update" && has_event(m, |e| e["type"] == "skipped" && e["seat"] == "W")
+        })
+        .await;
     assert_eq!(u["view"]["turn"], "N");
     for c in &cs {
         c.assert_no_hidden_ranks();
     }
 }
 
-both_backends!(timeout_skips_and_eliminates, ranked_leave_is_escape, ranked_absent_escapes_and_deploy_timer);
+both_backends!(
+    timeout_skips_and_eliminates,
+    ranked_leave_is_escape,
+    ranked_absent_escapes_and_deploy_timer
+);

@@ -24,7 +24,12 @@ fn turn_of(u: &Value) -> Option<char> {
 }
 
 /// Play legal moves (chosen by `k`) until the game is over; returns the final updates.
-async fn play_to_end(room: &str, cs: &mut [Client], mut ups: Vec<Value>, spectators: &mut [Client]) -> Vec<Value> {
+async fn play_to_end(
+    room: &str,
+    cs: &mut [Client],
+    mut ups: Vec<Value>,
+    spectators: &mut [Client],
+) -> Vec<Value> {
     let mut k = 7usize;
     let mut last_turn: Option<char> = None;
     loop {
@@ -35,7 +40,12 @@ async fn play_to_end(room: &str, cs: &mut [Client], mut ups: Vec<Value>, spectat
         // turn order: the next live seat clockwise
         if let Some(prev) = last_turn {
             let order = ['N', 'E', 'S', 'W'];
-            let eliminated: Vec<char> = ups[0]["view"]["eliminated"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().chars().next().unwrap()).collect();
+            let eliminated: Vec<char> = ups[0]["view"]["eliminated"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().chars().next().unwrap())
+                .collect();
             let mut i = order.iter().position(|c| *c == prev).unwrap();
             let expected = loop {
                 i = (i + 1) % 4;
@@ -49,15 +59,27 @@ async fn play_to_end(room: &str, cs: &mut [Client], mut ups: Vec<Value>, spectat
         // only the seat to move gets legal moves
         for (j, u) in ups.iter().enumerate() {
             if j != idx {
-                assert!(u["legal_moves"].as_object().is_none_or(|m| m.is_empty()), "legal moves leaked to another seat");
+                assert!(
+                    u["legal_moves"].as_object().is_none_or(|m| m.is_empty()),
+                    "legal moves leaked to another seat"
+                );
             }
         }
-        let (from, to) = pick_move(&ups[idx]["legal_moves"], k).expect("the seat to move has legal moves");
+        let (from, to) =
+            pick_move(&ups[idx]["legal_moves"], k).expect("the seat to move has legal moves");
         k = k.wrapping_mul(31).wrapping_add(17);
         // somebody else tries to move first: refused
         let other = (idx + 1) % cs.len();
-        cs[other].expect_err(json!({"type": "move", "room": room, "from": from, "to": to}), "not_your_turn").await;
-        cs[idx].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.expect("legal move accepted");
+        cs[other]
+            .expect_err(
+                json!({"type": "move", "room": room, "from": from, "to": to}),
+                "not_your_turn",
+            )
+            .await;
+        cs[idx]
+            .act(json!({"type": "move", "room": room, "from": from, "to": to}))
+            .await
+            .expect("legal move accepted");
         last_turn = Some(turn);
         for s in spectators.iter_mut() {
             s.next_of("update").await;
@@ -81,21 +103,32 @@ async fn whole_game_no_hidden_ranks(backend: Backend) {
     let pieces = dep["pieces"].as_object().unwrap().clone();
     let flag = pieces.iter().find(|(_, r)| *r == "F").unwrap().0.clone();
     let front = pieces.iter().find(|(s, r)| s.ends_with('1') && *r != "B").unwrap().0.clone();
-    let e = cs[2].expect_err(json!({"type": "swap", "room": room, "a": flag, "b": front}), "flag_not_in_headquarters").await;
+    let e = cs[2]
+        .expect_err(
+            json!({"type": "swap", "room": room, "a": flag, "b": front}),
+            "flag_not_in_headquarters",
+        )
+        .await;
     assert!(e["message"].as_str().unwrap().contains("headquarters"));
     let a = pieces.iter().find(|(s, _)| s.as_str() == "Sa1").unwrap().0.clone();
     let b = pieces.iter().find(|(s, _)| s.as_str() == "Sc1").unwrap().0.clone();
     cs[2].act(json!({"type": "swap", "room": room, "a": a, "b": b})).await.expect("a legal swap");
     let dep2 = cs[2].next_of("deployment").await;
     assert_eq!(dep2["pieces"]["Sa1"], pieces["Sc1"]);
-    let e = cs[2].act(json!({"type": "swap", "room": room, "a": "Na1", "b": "Nc1"})).await.unwrap_err();
+    let e =
+        cs[2].act(json!({"type": "swap", "room": room, "a": "Na1", "b": "Nc1"})).await.unwrap_err();
     assert!(e["code"] == "no_piece_there" || e["code"] == "outside_region", "{e}");
-    cs[0].expect_err(json!({"type": "move", "room": room, "from": "Na1", "to": "Ca3"}), "wrong_phase").await;
+    cs[0]
+        .expect_err(
+            json!({"type": "move", "room": room, "from": "Na1", "to": "Ca3"}),
+            "wrong_phase",
+        )
+        .await;
 
     confirm_all(&room, &mut cs).await;
     cs[0].expect_err(json!({"type": "confirm", "room": room}), "wrong_phase").await;
     spec.next_of("update").await; // battle_started
-    // the battle_started update was consumed by confirm_all; ask everyone for a fresh state
+                                  // the battle_started update was consumed by confirm_all; ask everyone for a fresh state
     let mut ups = vec![];
     for c in cs.iter_mut() {
         c.clear();
@@ -140,7 +173,8 @@ async fn whole_game_no_hidden_ranks(backend: Backend) {
         .unwrap();
     assert_eq!(list[0]["id"].as_i64(), Some(game));
     assert_eq!(list[0]["seat"], "N");
-    let list: Value = app.get(&format!("/api/accounts/{}/games", cs[1].name)).await.json().await.unwrap();
+    let list: Value =
+        app.get(&format!("/api/accounts/{}/games", cs[1].name)).await.json().await.unwrap();
     assert_eq!(list[0]["id"].as_i64(), Some(game));
 }
 
@@ -154,7 +188,8 @@ async fn surrender_and_draw(backend: Backend) {
     cs[0].act(json!({"type": "accept_draw", "room": room})).await.unwrap();
     cs[2].act(json!({"type": "accept_draw", "room": room})).await.unwrap();
     cs[3].act(json!({"type": "accept_draw", "room": room})).await.unwrap();
-    let over = cs[0].wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "draw").await;
+    let over =
+        cs[0].wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "draw").await;
     assert_eq!(over["view"]["status"]["reason"], "agreement");
     assert_eq!(over["clock"]["phase"], "finished");
     cs[0].expect_err(json!({"type": "offer_draw", "room": room}), "game_over").await;
@@ -166,11 +201,21 @@ async fn surrender_and_draw(backend: Backend) {
     cs[3].act(json!({"type": "decline_draw", "room": room})).await.unwrap();
     cs[2].expect_err(json!({"type": "accept_draw", "room": room}), "no_draw_offer").await;
     cs[1].act(json!({"type": "surrender", "room": room})).await.unwrap();
-    let u = cs[0].wait_for(|m| m["type"] == "update" && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "eliminated")).await;
-    assert!(u["events"].as_array().unwrap().iter().any(|e| e["type"] == "eliminated" && e["seat"] == "E" && e["reason"] == "surrendered"));
+    let u = cs[0]
+        .wait_for(|m| {
+            m["type"] == "update"
+                && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "eliminated")
+        })
+        .await;
+    assert!(u["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["type"] == "eliminated" && e["seat"] == "E" && e["reason"] == "surrendered"));
     cs[1].expect_err(json!({"type": "surrender", "room": room}), "seat_eliminated").await;
     cs[3].act(json!({"type": "surrender", "room": room, "seat": "W"})).await.unwrap();
-    let over = cs[0].wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
+    let over =
+        cs[0].wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
     assert_eq!(over["view"]["status"]["winner"], "NS");
     let game = over["game"].as_i64().unwrap();
     let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
@@ -189,7 +234,14 @@ async fn surrender_and_draw(backend: Backend) {
         c.act(json!({"type": "confirm", "room": room})).await.unwrap();
     }
     let u = cs[0]
-        .wait_for(|m| m["type"] == "update" && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "eliminated" && e["seat"] == "W"))
+        .wait_for(|m| {
+            m["type"] == "update"
+                && m["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["type"] == "eliminated" && e["seat"] == "W")
+        })
         .await;
     assert!(u["events"].as_array().unwrap().iter().any(|e| e["reason"] == "surrendered"));
     assert_eq!(u["view"]["status"]["state"], "ongoing");
@@ -202,26 +254,64 @@ async fn refusals_change_nothing(backend: Backend) {
     let u = cs[0].frames.iter().rev().find(|m| m["type"] == "update").unwrap().clone();
     let v0 = u["v"].as_u64().unwrap();
     // illegal move, no piece, not my piece, out of turn, bad station
-    let e = cs[0].act(json!({"type": "move", "room": room, "from": "Nb6", "to": "Nb5"})).await.unwrap_err();
+    let e = cs[0]
+        .act(json!({"type": "move", "room": room, "from": "Nb6", "to": "Nb5"}))
+        .await
+        .unwrap_err();
     assert!(e["code"] == "immovable" || e["code"] == "illegal_move", "{e}");
-    cs[0].expect_err(json!({"type": "move", "room": room, "from": "Nc3", "to": "Nc2"}), "no_piece").await;
-    cs[0].expect_err(json!({"type": "move", "room": room, "from": "Sa1", "to": "Sa2"}), "not_your_piece").await;
-    cs[2].expect_err(json!({"type": "move", "room": room, "from": "Sa1", "to": "Ca1"}), "not_your_turn").await;
-    cs[0].expect_err(json!({"type": "move", "room": room, "from": "Zz9", "to": "Ca1"}), "bad_message").await;
+    cs[0]
+        .expect_err(json!({"type": "move", "room": room, "from": "Nc3", "to": "Nc2"}), "no_piece")
+        .await;
+    cs[0]
+        .expect_err(
+            json!({"type": "move", "room": room, "from": "Sa1", "to": "Sa2"}),
+            "not_your_piece",
+        )
+        .await;
+    cs[2]
+        .expect_err(
+            json!({"type": "move", "room": room, "from": "Sa1", "to": "Ca1"}),
+            "not_your_turn",
+        )
+        .await;
+    cs[0]
+        .expect_err(
+            json!({"type": "move", "room": room, "from": "Zz9", "to": "Ca1"}),
+            "bad_message",
+        )
+        .await;
     let legal = &u["legal_moves"];
-    let all: Vec<(String, String)> = legal.as_object().unwrap().iter().flat_map(|(f, t)| t.as_array().unwrap().iter().map(move |t| (f.clone(), t.as_str().unwrap().to_string()))).collect();
+    let all: Vec<(String, String)> = legal
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(f, t)| {
+            t.as_array().unwrap().iter().map(move |t| (f.clone(), t.as_str().unwrap().to_string()))
+        })
+        .collect();
     // a destination that is not legal from a movable piece
     let (f, _) = &all[0];
-    let bad_to = ["Na5", "Ne5", "Wa1", "Sc6", "Cb2"].iter().find(|t| !all.iter().any(|(ff, tt)| ff == f && tt == *t)).unwrap();
-    cs[0].expect_err(json!({"type": "move", "room": room, "from": f, "to": bad_to}), "illegal_move").await;
+    let bad_to = ["Na5", "Ne5", "Wa1", "Sc6", "Cb2"]
+        .iter()
+        .find(|t| !all.iter().any(|(ff, tt)| ff == f && tt == *t))
+        .unwrap();
+    cs[0]
+        .expect_err(json!({"type": "move", "room": room, "from": f, "to": bad_to}), "illegal_move")
+        .await;
     // nothing changed: same version
     let r = cs[0].act(json!({"type": "resync", "room": room, "v": v0})).await.unwrap();
     assert_eq!(r["v"].as_u64(), Some(v0), "refused actions changed the version");
 
     // a repeated id is a no-op
     let (from, to) = pick_move(legal, 0).unwrap();
-    let a1 = cs[0].act_with_id(json!({"type": "move", "room": room, "from": from, "to": to}), json!("mv-1")).await.unwrap();
-    let a2 = cs[0].act_with_id(json!({"type": "move", "room": room, "from": from, "to": to}), json!("mv-1")).await.unwrap();
+    let a1 = cs[0]
+        .act_with_id(json!({"type": "move", "room": room, "from": from, "to": to}), json!("mv-1"))
+        .await
+        .unwrap();
+    let a2 = cs[0]
+        .act_with_id(json!({"type": "move", "room": room, "from": from, "to": to}), json!("mv-1"))
+        .await
+        .unwrap();
     assert_eq!(a2["duplicate"], true);
     assert_eq!(a1["v"], a2["v"]);
     let r = cs[1].act(json!({"type": "resync", "room": room, "v": v0 + 1})).await.unwrap();
@@ -230,7 +320,10 @@ async fn refusals_change_nothing(backend: Backend) {
     assert_eq!(g["public"]["actions"].as_array().unwrap().len(), 1);
     assert!(g["record"].is_null(), "a game in progress shows no record");
     let pieces = g["public"]["view"]["pieces"].as_object().unwrap();
-    assert!(pieces.values().all(|p| p.as_str().unwrap().ends_with('?') ), "public view of a game in progress has no rank");
+    assert!(
+        pieces.values().all(|p| p.as_str().unwrap().ends_with('?')),
+        "public view of a game in progress has no rank"
+    );
     for c in &cs {
         c.assert_no_hidden_ranks();
     }
@@ -245,9 +338,15 @@ async fn chat(backend: Backend) {
     let name0 = cs[0].name.clone();
     for c in cs.iter_mut().chain(std::iter::once(&mut spec)) {
         let m = c.next_of("chat").await;
-        assert_eq!((m["text"].as_str(), m["from"].as_str(), m["team"].as_bool()), (Some("gl hf"), Some(name0.as_str()), Some(false)));
+        assert_eq!(
+            (m["text"].as_str(), m["from"].as_str(), m["team"].as_bool()),
+            (Some("gl hf"), Some(name0.as_str()), Some(false))
+        );
     }
-    cs[0].act(json!({"type": "chat", "room": room, "text": "push left", "team": true})).await.unwrap();
+    cs[0]
+        .act(json!({"type": "chat", "room": room, "text": "push left", "team": true}))
+        .await
+        .unwrap();
     let m = cs[2].next_of("chat").await;
     assert_eq!(m["text"], "push left");
     cs[1].act(json!({"type": "chat", "room": room, "text": "marker"})).await.unwrap();
@@ -257,13 +356,21 @@ async fn chat(backend: Backend) {
     }
     let m = spec.next_of("chat").await;
     assert_eq!(m["text"], "marker", "team chat leaked to a spectator");
-    spec.expect_err(json!({"type": "chat", "room": room, "text": "hi", "team": true}), "not_your_seat").await;
-    cs[3].expect_err(json!({"type": "chat", "room": room, "text": "x".repeat(201)}), "chat_too_long").await;
+    spec.expect_err(
+        json!({"type": "chat", "room": room, "text": "hi", "team": true}),
+        "not_your_seat",
+    )
+    .await;
+    cs[3]
+        .expect_err(json!({"type": "chat", "room": room, "text": "x".repeat(201)}), "chat_too_long")
+        .await;
     cs[3].expect_err(json!({"type": "chat", "room": room, "text": "   "}), "chat_empty").await;
     for i in 0..5 {
         cs[3].act(json!({"type": "chat", "room": room, "text": format!("m{i}")})).await.unwrap();
     }
-    cs[3].expect_err(json!({"type": "chat", "room": room, "text": "too much"}), "chat_rate_limited").await;
+    cs[3]
+        .expect_err(json!({"type": "chat", "room": room, "text": "too much"}), "chat_rate_limited")
+        .await;
 }
 
 /// The scanner itself finds leaks (so the scans above can fail).

@@ -56,17 +56,29 @@ async fn bad_messages(backend: Backend) {
     c.expect_err(json!({"room": "x"}), "unknown_type").await;
     c.expect_err(json!({"type": "move", "room": "x", "from": "Sa1"}), "bad_message").await;
     c.expect_err(json!({"type": "take_seat", "room": "x", "seat": "Q"}), "bad_message").await;
-    c.expect_err(json!({"type": "chat", "room": "x", "text": "hi", "colour": "red"}), "bad_message").await;
+    c.expect_err(
+        json!({"type": "chat", "room": "x", "text": "hi", "colour": "red"}),
+        "bad_message",
+    )
+    .await;
     c.expect_err(json!({"type": "join_room", "room": "nosuchroom"}), "not_found").await;
     c.expect_err(json!({"type": "join_room", "invite": "ZZZZZZ"}), "not_found").await;
-    c.expect_err(json!({"type": "move", "room": "nosuchroom", "from": "Sa1", "to": "Ca1"}), "not_found").await;
-    c.expect_err(json!({"type": "create_room", "options": {"move_seconds": 5}}), "invalid_options").await;
+    c.expect_err(
+        json!({"type": "move", "room": "nosuchroom", "from": "Sa1", "to": "Ca1"}),
+        "not_found",
+    )
+    .await;
+    c.expect_err(json!({"type": "create_room", "options": {"move_seconds": 5}}), "invalid_options")
+        .await;
     c.expect_err(json!({"type": "create_room", "options": {"speed": 5}}), "invalid_options").await;
     c.send_raw(Message::binary(vec![1u8, 2, 3])).await;
     assert_eq!(c.next_of("error").await["code"], "binary_not_supported");
     // a room exists; acting without joining is refused
     let mut host = Client::new(&app, "host").await;
-    let room = host.act(json!({"type": "create_room"})).await.unwrap()["room"].as_str().unwrap().to_string();
+    let room = host.act(json!({"type": "create_room"})).await.unwrap()["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
     c.expect_err(json!({"type": "take_seat", "room": room, "seat": "N"}), "not_in_room").await;
     let metrics = app.get("/metrics").await.text().await.unwrap();
     assert!(metrics.contains("siguo_open_sockets 2"), "two sockets open:\n{metrics}");
@@ -110,4 +122,3 @@ async fn flood_closes(backend: Backend) {
 }
 
 both_backends!(upgrade_needs_auth_and_origin, bad_messages, oversize_frame_closes, flood_closes);
-

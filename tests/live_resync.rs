@@ -8,7 +8,12 @@ use live_common::*;
 use serde_json::{json, Value};
 
 fn last_update(c: &Client) -> Value {
-    c.frames.iter().rev().find(|m| m["type"] == "update" || m["type"] == "snapshot").unwrap().clone()
+    c.frames
+        .iter()
+        .rev()
+        .find(|m| m["type"] == "update" || m["type"] == "snapshot")
+        .unwrap()
+        .clone()
 }
 
 /// The seat to move makes a legal move; returns its new version.
@@ -19,7 +24,8 @@ async fn one_move(room: &str, cs: &mut [Client], k: usize) -> u64 {
     let mine = last_update(&cs[i]);
     assert_eq!(mine["v"], u["v"]);
     let (from, to) = pick_move(&mine["legal_moves"], k).unwrap();
-    let ack = cs[i].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap();
+    let ack =
+        cs[i].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap();
     let v = ack["v"].as_u64().unwrap();
     for c in cs.iter_mut() {
         let vv = v;
@@ -49,7 +55,11 @@ async fn reconnect_and_resync(backend: Backend) {
     // East moves (S is away; the others play on)
     let u = last_update(&cs[1]);
     let (from, to) = pick_move(&u["legal_moves"], 2).unwrap();
-    let v1 = cs[1].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap()["v"].as_u64().unwrap();
+    let v1 =
+        cs[1].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap()
+            ["v"]
+            .as_u64()
+            .unwrap();
     // South reconnects and resyncs from v0: the missed events, then its current view
     let mut south = Client::connect(&app, &who).await;
     south.seats.insert('S');
@@ -59,7 +69,11 @@ async fn reconnect_and_resync(backend: Backend) {
     let up = south.next_of("update").await;
     assert_eq!(up["from_v"].as_u64(), Some(v0));
     assert_eq!(up["v"].as_u64(), Some(v1));
-    assert!(up["events"].as_array().unwrap().iter().any(|e| e["type"] == "moved" && e["seat"] == "E"));
+    assert!(up["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["type"] == "moved" && e["seat"] == "E"));
     assert_eq!(up["view"]["turn"], "S");
     assert!(!up["legal_moves"].as_object().unwrap().is_empty(), "South gets its legal moves back");
     let p = cs[0].wait_for(|m| m["type"] == "presence" && m["seats"]["S"] == true).await;
@@ -95,7 +109,8 @@ async fn restart_mid_game(backend: Backend) {
     }
     let before: Vec<Value> = cs.iter().map(last_update).collect();
     let game = before[0]["game"].as_i64().unwrap();
-    let whos: Vec<(String, i64, String)> = cs.iter().map(|c| (c.name.clone(), c.account_id, c.token.clone())).collect();
+    let whos: Vec<(String, i64, String)> =
+        cs.iter().map(|c| (c.name.clone(), c.account_id, c.token.clone())).collect();
     let seats: Vec<_> = cs.iter().map(|c| c.seats.clone()).collect();
     for c in cs.drain(..) {
         c.close().await;
@@ -106,14 +121,20 @@ async fn restart_mid_game(backend: Backend) {
         let mut c = Client::connect(&app, w).await;
         c.seats = seats[i].clone();
         let rooms = c.frames[0]["rooms"].as_array().unwrap().clone();
-        assert!(rooms.iter().any(|r| r["game"].as_i64() == Some(game)), "hello lists the restored game: {rooms:?}");
+        assert!(
+            rooms.iter().any(|r| r["game"].as_i64() == Some(game)),
+            "hello lists the restored game: {rooms:?}"
+        );
         c.act(json!({"type": "join_room", "game": game, "v": before[i]["v"]})).await.unwrap();
         let snap = c.next_of("snapshot").await;
         assert_eq!(snap["view"], before[i]["view"], "the same state after the restart");
         assert!(snap["clock"]["remaining_ms"].as_i64().unwrap() > 0);
         cs.push(c);
     }
-    let room2 = cs[0].frames.iter().find(|m| m["type"] == "snapshot").unwrap()["room"].as_str().unwrap().to_string();
+    let room2 = cs[0].frames.iter().find(|m| m["type"] == "snapshot").unwrap()["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(room2, format!("g{game}"));
     let _ = room;
     for k in 0..4 {

@@ -10,16 +10,36 @@ use serde_json::{json, Value};
 async fn rooms_and_seats(backend: Backend) {
     let app = common::spawn_app(backend).await;
     let (hc, _) = app.new_account("host").await;
-    let resp = hc.post(app.url("/api/rooms")).json(&json!({"public": true, "options": {"move_seconds": 45}})).send().await.unwrap();
+    let resp = hc
+        .post(app.url("/api/rooms"))
+        .json(&json!({"public": true, "options": {"move_seconds": 45}}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), 201);
     let created: Value = resp.json().await.unwrap();
     let room = created["room"].as_str().unwrap().to_string();
     let rooms: Value = app.get("/api/rooms").await.json().await.unwrap();
-    let listed = rooms.as_array().unwrap().iter().find(|r| r["room"] == room.as_str()).expect("listed").clone();
+    let listed = rooms
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["room"] == room.as_str())
+        .expect("listed")
+        .clone();
     assert_eq!(listed["options"]["move_seconds"], 45);
-    let (st, code) = error_code(hc.post(app.url("/api/rooms")).json(&json!({"options": {"max_skips": 0}})).send().await.unwrap()).await;
+    let (st, code) = error_code(
+        hc.post(app.url("/api/rooms"))
+            .json(&json!({"options": {"max_skips": 0}}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!((st, code.as_str()), (400, "invalid_options"));
-    let (st, _) = error_code(app.client.post(app.url("/api/rooms")).json(&json!({})).send().await.unwrap()).await;
+    let (st, _) =
+        error_code(app.client.post(app.url("/api/rooms")).json(&json!({})).send().await.unwrap())
+            .await;
     assert_eq!(st, 401);
 
     // a private room over the socket, joined by invite
@@ -28,7 +48,10 @@ async fn rooms_and_seats(backend: Backend) {
     let room = ack["room"].as_str().unwrap().to_string();
     let invite = ack["invite"].as_str().unwrap().to_string();
     let rooms: Value = app.get("/api/rooms").await.json().await.unwrap();
-    assert!(!rooms.as_array().unwrap().iter().any(|r| r["room"] == room.as_str()), "private rooms are not listed");
+    assert!(
+        !rooms.as_array().unwrap().iter().any(|r| r["room"] == room.as_str()),
+        "private rooms are not listed"
+    );
     let mut b = Client::new(&app, "rb").await;
     let g = guest(&app).await;
     let mut c = Client::connect(&app, &g).await;
@@ -45,10 +68,18 @@ async fn rooms_and_seats(backend: Backend) {
     // dual control: B also takes N's partner... S's partner is N (taken); take W? W is other team → switch again
     b.act(json!({"type": "leave_seat", "room": room, "seat": "S"})).await.unwrap();
     a.act(json!({"type": "take_seat", "room": room, "seat": "S"})).await.unwrap();
-    let r = a.wait_for(|m| m["type"] == "room" && m["you"]["seats"].as_array().is_some_and(|s| s.len() == 2)).await;
+    let r = a
+        .wait_for(|m| {
+            m["type"] == "room" && m["you"]["seats"].as_array().is_some_and(|s| s.len() == 2)
+        })
+        .await;
     assert_eq!(r["you"]["seats"], json!(["N", "S"]), "dual control");
     // bots and kick: host only
-    b.expect_err(json!({"type": "add_bot", "room": room, "seat": "E", "level": "random"}), "not_host").await;
+    b.expect_err(
+        json!({"type": "add_bot", "room": room, "seat": "E", "level": "random"}),
+        "not_host",
+    )
+    .await;
     a.act(json!({"type": "add_bot", "room": room, "seat": "E", "level": "random"})).await.unwrap();
     a.expect_err(json!({"type": "add_bot", "room": room, "seat": "E"}), "seat_taken").await;
     c.act(json!({"type": "take_seat", "room": room, "seat": "W"})).await.unwrap();
@@ -69,7 +100,11 @@ async fn rooms_and_seats(backend: Backend) {
     b.expect_err(json!({"type": "take_seat", "room": room, "seat": "E"}), "wrong_phase").await;
     a.act(json!({"type": "confirm", "room": room, "seat": "N"})).await.unwrap();
     a.act(json!({"type": "confirm", "room": room, "seat": "S"})).await.unwrap();
-    a.wait_for(|m| m["type"] == "update" && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "battle_started")).await;
+    a.wait_for(|m| {
+        m["type"] == "update"
+            && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "battle_started")
+    })
+    .await;
     a.seats = ['N', 'S'].into_iter().collect();
     b.seats.clear();
     // dual-control surrender ends the game for the team
@@ -85,7 +120,10 @@ async fn practice_to_the_end(backend: Backend) {
     let g = guest(&app).await;
     let mut p = Client::connect(&app, &g).await;
     p.seats.insert('S');
-    let ack = p.act(json!({"type": "start_practice", "level": "random", "options": {"max_steps": 50}})).await.unwrap();
+    let ack = p
+        .act(json!({"type": "start_practice", "level": "random", "options": {"max_steps": 50}}))
+        .await
+        .unwrap();
     let room = ack["room"].as_str().unwrap().to_string();
     let snap = p.next_of("snapshot").await;
     assert_eq!(snap["phase"], "deploying");
@@ -123,11 +161,24 @@ async fn formations(backend: Backend) {
     let mut rng = rand::rng();
     let d = siguo_rules::Deployment::random(siguo_rules::Seat::S, &opts, &mut rng);
     let f = d.to_formation();
-    let resp = client.post(app.url("/api/formations")).json(&json!({"name": "rush", "formation": f})).send().await.unwrap();
+    let resp = client
+        .post(app.url("/api/formations"))
+        .json(&json!({"name": "rush", "formation": f}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), 201);
     let saved: Value = resp.json().await.unwrap();
     let id = saved["id"].as_i64().unwrap();
-    let (st, code) = error_code(client.post(app.url("/api/formations")).json(&json!({"name": "rush", "formation": f})).send().await.unwrap()).await;
+    let (st, code) = error_code(
+        client
+            .post(app.url("/api/formations"))
+            .json(&json!({"name": "rush", "formation": f}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!((st, code.as_str()), (409, "formation_name_taken"));
     // an illegal one: flag out of headquarters
     let mut bad = serde_json::to_value(&f).unwrap();
@@ -139,20 +190,39 @@ async fn formations(backend: Backend) {
     m.insert(flag_at.clone(), r1);
     let _ = other;
     bad = Value::Object(m);
-    let (st, code) = error_code(client.post(app.url("/api/formations")).json(&json!({"name": "bad", "formation": bad})).send().await.unwrap()).await;
+    let (st, code) = error_code(
+        client
+            .post(app.url("/api/formations"))
+            .json(&json!({"name": "bad", "formation": bad}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!((st, code.as_str()), (400, "flag_not_in_headquarters"));
-    let list: Value = client.get(app.url("/api/formations")).send().await.unwrap().json().await.unwrap();
+    let list: Value =
+        client.get(app.url("/api/formations")).send().await.unwrap().json().await.unwrap();
     assert_eq!(list.as_array().unwrap().len(), 1);
-    let resp = client.put(app.url(&format!("/api/formations/{id}"))).json(&json!({"name": "rush2", "formation": f})).send().await.unwrap();
+    let resp = client
+        .put(app.url(&format!("/api/formations/{id}")))
+        .json(&json!({"name": "rush2", "formation": f}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), 200);
     // guests have none
     let (gc, _) = app.new_guest().await;
     let (st, code) = error_code(gc.get(app.url("/api/formations")).send().await.unwrap()).await;
     assert_eq!((st, code.as_str()), (403, "guest_not_allowed"));
     // load it in a practice game
-    let who = (session["account"]["username"].as_str().unwrap().to_string(), session["account"]["id"].as_i64().unwrap(), session["access_token"].as_str().unwrap().to_string());
+    let who = (
+        session["account"]["username"].as_str().unwrap().to_string(),
+        session["account"]["id"].as_i64().unwrap(),
+        session["access_token"].as_str().unwrap().to_string(),
+    );
     let mut p = Client::connect(&app, &who).await;
-    let ack = p.act(json!({"type": "start_practice", "level": "random", "seat": "E"})).await.unwrap();
+    let ack =
+        p.act(json!({"type": "start_practice", "level": "random", "seat": "E"})).await.unwrap();
     let room = ack["room"].as_str().unwrap().to_string();
     p.act(json!({"type": "load_formation", "room": room, "formation": id})).await.unwrap();
     let dep = p.next_of("deployment").await;
@@ -160,10 +230,16 @@ async fn formations(backend: Backend) {
     for (local, rank) in f.0.iter() {
         assert_eq!(dep["pieces"][format!("E{local}")], json!(rank), "formation placed for East");
     }
-    p.expect_err(json!({"type": "load_formation", "room": room, "formation": id + 1000}), "not_found").await;
+    p.expect_err(
+        json!({"type": "load_formation", "room": room, "formation": id + 1000}),
+        "not_found",
+    )
+    .await;
     let resp = client.delete(app.url(&format!("/api/formations/{id}"))).send().await.unwrap();
     assert_eq!(resp.status(), 204);
-    let (st, _) = error_code(client.get(app.url(&format!("/api/formations/{id}"))).send().await.unwrap()).await;
+    let (st, _) =
+        error_code(client.get(app.url(&format!("/api/formations/{id}"))).send().await.unwrap())
+            .await;
     assert_eq!(st, 404);
 }
 

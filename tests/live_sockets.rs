@@ -17,14 +17,22 @@ const QUIET: Duration = Duration::from_secs(40);
 /// Read a raw socket until the server closes it: Some(close code) or None for EOF/reset.
 /// Panics if the socket is still open after `within` (reading answers pings, so a server that
 /// had not closed it by now would keep it forever).
-async fn read_until_closed<S>(ws: &mut tokio_tungstenite::WebSocketStream<S>, within: Duration) -> Option<u16>
+async fn read_until_closed<S>(
+    ws: &mut tokio_tungstenite::WebSocketStream<S>,
+    within: Duration,
+) -> Option<u16>
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
     let deadline = tokio::time::Instant::now() + within;
     loop {
-        match tokio::time::timeout_at(deadline, ws.next()).await.expect("the server did not close the socket") {
-            Some(Ok(Message::Close(f))) => return Some(f.map(|f| u16::from(f.code)).unwrap_or(1005)),
+        match tokio::time::timeout_at(deadline, ws.next())
+            .await
+            .expect("the server did not close the socket")
+        {
+            Some(Ok(Message::Close(f))) => {
+                return Some(f.map(|f| u16::from(f.code)).unwrap_or(1005))
+            }
             Some(Ok(_)) => {}
             Some(Err(_)) | None => return None,
         }
@@ -42,7 +50,10 @@ async fn silent_socket_dropped(backend: Backend) {
     let app = common::spawn_app(backend).await;
     // a raw socket nobody polls: tungstenite answers the server's pings only while it is read
     let g = guest(&app).await;
-    let (mut silent, _) = tokio_tungstenite::connect_async(app.ws_url(&format!("/api/ws?token={}", g.2))).await.expect("connect");
+    let (mut silent, _) =
+        tokio_tungstenite::connect_async(app.ws_url(&format!("/api/ws?token={}", g.2)))
+            .await
+            .expect("connect");
     // a client whose reader answers every ping
     let mut alive = Client::connect(&app, &guest(&app).await).await;
     tokio::time::sleep(QUIET).await;
@@ -62,20 +73,31 @@ async fn slow_reader_dropped(backend: Backend) {
     const QUEUE: usize = 128;
     let app = common::spawn_app_with(backend, |c| c.live.outbound_queue = QUEUE).await;
     let mut host = Client::new(&app, "host").await;
-    let room = host.act(json!({"type": "create_room", "public": true})).await.unwrap()["room"].as_str().unwrap().to_string();
+    let room = host.act(json!({"type": "create_room", "public": true})).await.unwrap()["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     // the slow client: a small receive buffer so the kernel absorbs little, and nobody reads it
     let g = guest(&app).await;
     let sock = tokio::net::TcpSocket::new_v4().unwrap();
     sock.set_recv_buffer_size(4096).unwrap();
     let tcp = sock.connect(app.addr).await.unwrap();
-    let (mut slow, _) = tokio_tungstenite::client_async(app.ws_url(&format!("/api/ws?token={}", g.2)), tcp).await.expect("connect");
+    let (mut slow, _) =
+        tokio_tungstenite::client_async(app.ws_url(&format!("/api/ws?token={}", g.2)), tcp)
+            .await
+            .expect("connect");
     slow.send(Message::text(json!({"type": "join_room", "room": room}).to_string())).await.unwrap();
     // wait (through the lobby summary) until it is subscribed: host + slow
     let mut joined = false;
     for _ in 0..100 {
         let rooms: Value = app.get("/api/rooms").await.json().await.unwrap();
-        if rooms.as_array().unwrap().iter().any(|r| r["room"] == room.as_str() && r["spectators"] == 2) {
+        if rooms
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["room"] == room.as_str() && r["spectators"] == 2)
+        {
             joined = true;
             break;
         }
@@ -104,7 +126,11 @@ async fn slow_reader_dropped(backend: Backend) {
         }
         let text = format!("round {round} done");
         s.act(json!({"type": "chat", "room": room, "text": text})).await.expect("chat");
-        assert!(!s.frames.iter().any(|f| f["type"] == "error"), "a toggle failed: {:?}", s.frames.iter().find(|f| f["type"] == "error"));
+        assert!(
+            !s.frames.iter().any(|f| f["type"] == "error"),
+            "a toggle failed: {:?}",
+            s.frames.iter().find(|f| f["type"] == "error")
+        );
         // the reading host is served all the while: it gets this sender's last message
         host.wait_for(|m| m["type"] == "chat" && m["text"] == text.as_str()).await;
         host.clear();

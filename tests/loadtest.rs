@@ -15,7 +15,8 @@ async fn run_loadtest(args: &[&str]) -> (i32, Value, String) {
         .expect("run siguo loadtest");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("report is not JSON ({e}):\n{stdout}\n{stderr}"));
+    let report: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("report is not JSON ({e}):\n{stdout}\n{stderr}"));
     (out.status.code().unwrap_or(-1), report, stderr)
 }
 
@@ -23,8 +24,19 @@ async fn two_games_nothing_lost(backend: Backend) {
     let app = common::spawn_app(backend).await;
     let target = app.addr.to_string();
     let (code, r, stderr) = run_loadtest(&[
-        "--target", &target, "--games", "2", "--move-rate", "4", "--duration", "4", "--ramp-up", "1", "--json",
-        "--progress", "0",
+        "--target",
+        &target,
+        "--games",
+        "2",
+        "--move-rate",
+        "4",
+        "--duration",
+        "4",
+        "--ramp-up",
+        "1",
+        "--json",
+        "--progress",
+        "0",
     ])
     .await;
     let ctx = format!("{r:#}\n{stderr}");
@@ -33,7 +45,11 @@ async fn two_games_nothing_lost(backend: Backend) {
     assert_eq!(r["lost"], 0, "{ctx}");
     assert_eq!(r["duplicated"], 0, "{ctx}");
     assert_eq!(r["setups_failed"], 0, "{ctx}");
-    assert_eq!(r["games_started"].as_u64().unwrap(), 2 + r["games_finished"].as_u64().unwrap(), "{ctx}");
+    assert_eq!(
+        r["games_started"].as_u64().unwrap(),
+        2 + r["games_finished"].as_u64().unwrap(),
+        "{ctx}"
+    );
     let completed = r["moves_completed"].as_u64().unwrap();
     assert!(completed > 0, "no move was played\n{ctx}");
     assert_eq!(r["moves_sent"], r["moves_acked"], "{ctx}");
@@ -55,8 +71,20 @@ async fn two_games_nothing_lost(backend: Backend) {
 async fn idle_sockets_are_held(backend: Backend) {
     let app = common::spawn_app(backend).await;
     let target = app.addr.to_string();
-    let (code, r, stderr) =
-        run_loadtest(&["--target", &target, "--idle", "20", "--duration", "2", "--ramp-up", "1", "--json", "--progress", "0"]).await;
+    let (code, r, stderr) = run_loadtest(&[
+        "--target",
+        &target,
+        "--idle",
+        "20",
+        "--duration",
+        "2",
+        "--ramp-up",
+        "1",
+        "--json",
+        "--progress",
+        "0",
+    ])
+    .await;
     let ctx = format!("{r:#}\n{stderr}");
     assert_eq!(r["mode"], "idle", "{ctx}");
     assert_eq!(r["errors"], 0, "{ctx}");
@@ -73,8 +101,21 @@ async fn login_burst_is_measured(backend: Backend) {
     let app = common::spawn_app(backend).await;
     let target = app.addr.to_string();
     let (code, r, stderr) = run_loadtest(&[
-        "--target", &target, "--games", "2", "--move-rate", "4", "--duration", "4", "--ramp-up", "1", "--login-burst", "2",
-        "--json", "--progress", "0",
+        "--target",
+        &target,
+        "--games",
+        "2",
+        "--move-rate",
+        "4",
+        "--duration",
+        "4",
+        "--ramp-up",
+        "1",
+        "--login-burst",
+        "2",
+        "--json",
+        "--progress",
+        "0",
     ])
     .await;
     let ctx = format!("{r:#}\n{stderr}");
@@ -102,12 +143,26 @@ async fn a_burst_slower_than_its_window_ends_with_it() {
     let app = common::spawn_app(Backend::Sqlite).await;
     let target = app.addr.to_string();
     let args = [
-        "--target", &target, "--games", "1", "--move-rate", "2", "--duration", "4", "--ramp-up", "1", "--login-burst",
-        "0.01", "--json", "--progress", "0",
+        "--target",
+        &target,
+        "--games",
+        "1",
+        "--move-rate",
+        "2",
+        "--duration",
+        "4",
+        "--ramp-up",
+        "1",
+        "--login-burst",
+        "0.01",
+        "--json",
+        "--progress",
+        "0",
     ];
-    let (code, r, stderr) = tokio::time::timeout(std::time::Duration::from_secs(60), run_loadtest(&args))
-        .await
-        .expect("the load test ended with its window");
+    let (code, r, stderr) =
+        tokio::time::timeout(std::time::Duration::from_secs(60), run_loadtest(&args))
+            .await
+            .expect("the load test ended with its window");
     let ctx = format!("{r:#}\n{stderr}");
     assert_eq!(r["login_burst"]["logins_ok"], 1, "{ctx}");
     assert_eq!(r["errors"], 0, "{ctx}");

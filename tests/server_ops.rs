@@ -20,7 +20,11 @@ fn siguo() -> Command {
 }
 
 fn temp_dir() -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("siguo_ops_{}_{:08x}", std::process::id(), rand::random::<u32>()));
+    let d = std::env::temp_dir().join(format!(
+        "siguo_ops_{}_{:08x}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -29,16 +33,31 @@ fn temp_dir() -> std::path::PathBuf {
 fn unknown_or_invalid_settings_stop_the_server() {
     let dir = temp_dir();
     let db = format!("sqlite://{}/x.db", dir.display());
-    let out = siguo().args(["serve"]).env("SIGUO_DATABASE_URL", &db).env("SIGUO_SERVER_COLOUR", "blue").output().unwrap();
+    let out = siguo()
+        .args(["serve"])
+        .env("SIGUO_DATABASE_URL", &db)
+        .env("SIGUO_SERVER_COLOUR", "blue")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("colour"), "{err}");
 
-    let out = siguo().args(["serve"]).env("SIGUO_DATABASE_URL", &db).env("SIGUO_AUTH_ACCESS_TTL_SECS", "3600").output().unwrap();
+    let out = siguo()
+        .args(["serve"])
+        .env("SIGUO_DATABASE_URL", &db)
+        .env("SIGUO_AUTH_ACCESS_TTL_SECS", "3600")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("access_ttl_secs"));
 
-    let out = siguo().args(["serve"]).env("SIGUO_DATABASE_URL", &db).env("SIGUO_SERVER_LISTEN", "not-an-address").output().unwrap();
+    let out = siguo()
+        .args(["serve"])
+        .env("SIGUO_DATABASE_URL", &db)
+        .env("SIGUO_SERVER_LISTEN", "not-an-address")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).to_lowercase().contains("server.listen"));
 
@@ -48,10 +67,15 @@ fn unknown_or_invalid_settings_stop_the_server() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nonsense"));
 
-    let out = siguo().args(["serve"]).env("SIGUO_CONFIG", dir.join("missing.toml")).output().unwrap();
+    let out =
+        siguo().args(["serve"]).env("SIGUO_CONFIG", dir.join("missing.toml")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 
-    let out = siguo().args(["migrate"]).env("SIGUO_DATABASE_URL", "mysql://localhost/x").output().unwrap();
+    let out = siguo()
+        .args(["migrate"])
+        .env("SIGUO_DATABASE_URL", "mysql://localhost/x")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("database.url"));
     std::fs::remove_dir_all(dir).ok();
@@ -78,9 +102,15 @@ fn migrate_then_serve_then_sigterm() {
         .unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let base = line.trim().strip_prefix("siguo listening on ").unwrap_or_else(|| panic!("{line}")).to_string();
+    let base = line
+        .trim()
+        .strip_prefix("siguo listening on ")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let ready: Value = rt.block_on(async { reqwest::get(format!("{base}/readyz")).await.unwrap().json().await.unwrap() });
+    let ready: Value = rt.block_on(async {
+        reqwest::get(format!("{base}/readyz")).await.unwrap().json().await.unwrap()
+    });
     assert_eq!(ready["status"], "ready");
     let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
@@ -134,12 +164,15 @@ both_backends!(openapi_covers_endpoints);
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readyz_reports_a_lost_database() {
     use diesel::{Connection, RunQueryDsl};
-    let app = common::spawn_app_with(Backend::Postgres, |c| c.database.connect_timeout_secs = 1).await;
+    let app =
+        common::spawn_app_with(Backend::Postgres, |c| c.database.connect_timeout_secs = 1).await;
     assert_eq!(app.get("/readyz").await.status(), 200);
     let name = url::Url::parse(&app.db_url).unwrap().path().trim_start_matches('/').to_string();
     tokio::task::spawn_blocking(move || {
         let mut admin = diesel::PgConnection::establish(&common::postgres_admin_url()).unwrap();
-        diesel::sql_query(format!("DROP DATABASE \"{name}\" WITH (FORCE)")).execute(&mut admin).unwrap();
+        diesel::sql_query(format!("DROP DATABASE \"{name}\" WITH (FORCE)"))
+            .execute(&mut admin)
+            .unwrap();
     })
     .await
     .unwrap();

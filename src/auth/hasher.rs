@@ -142,7 +142,11 @@ impl Hasher {
     /// Start `idle_threads` `SCHED_IDLE` hashing threads, which step off their core every `slice`
     /// while computing (see `slicer`), and one fallback thread at nice 10 that takes over a hash
     /// still unanswered after `hedge_after`.
-    pub fn start(idle_threads: usize, hedge_after: Duration, slice: Duration) -> Result<Hasher, String> {
+    pub fn start(
+        idle_threads: usize,
+        hedge_after: Duration,
+        slice: Duration,
+    ) -> Result<Hasher, String> {
         Ok(Hasher {
             idle: pool("hash", idle_threads, Priority::Idle(slice))?,
             fallback: pool("hash-fallback", 1, Priority::Nice(FALLBACK_NICE))?,
@@ -189,8 +193,15 @@ mod tests {
         use crate::auth::password;
         let h = Hasher::start(1, Duration::from_secs(60), SLICE).unwrap();
         let phc = h.run(|| password::hash("a fine long passphrase")).await.unwrap();
-        assert_eq!(h.run(|| Ok(password::work_area_blocks())).await.unwrap(), 19 * 1024, "kept after a hash");
-        assert!(h.run(move || password::verify("a fine long passphrase", Some(&phc))).await.unwrap());
+        assert_eq!(
+            h.run(|| Ok(password::work_area_blocks())).await.unwrap(),
+            19 * 1024,
+            "kept after a hash"
+        );
+        assert!(h
+            .run(move || password::verify("a fine long passphrase", Some(&phc)))
+            .await
+            .unwrap());
         tokio::time::sleep(RELEASE_AFTER + Duration::from_millis(500)).await;
         assert_eq!(h.run(|| Ok(password::work_area_blocks())).await.unwrap(), 0, "freed when idle");
     }
@@ -223,14 +234,21 @@ mod tests {
         let r = runs.clone();
         let v = h.run(move || Ok(r.fetch_add(1, Ordering::SeqCst) + 41)).await.unwrap();
         assert_eq!(v, 41);
-        assert_eq!(runs.load(Ordering::SeqCst), 1, "a quick job is computed once, on the idle pool");
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            1,
+            "a quick job is computed once, on the idle pool"
+        );
     }
 
     #[tokio::test]
     async fn a_stuck_idle_pool_is_covered_by_the_fallback() {
         let h = Hasher::start(1, HEDGE, SLICE).unwrap();
-        let on_idle_thread =
-            || std::thread::current().name().is_some_and(|n| n.starts_with("siguo-hash-") && !n.contains("fallback"));
+        let on_idle_thread = || {
+            std::thread::current()
+                .name()
+                .is_some_and(|n| n.starts_with("siguo-hash-") && !n.contains("fallback"))
+        };
         // the first job holds the idle thread until released (as a starved idle thread would)
         let release = Arc::new(AtomicBool::new(false));
         let rel = release.clone();
@@ -259,11 +277,17 @@ mod tests {
         // jobs first: the idle thread only gets spare CPU)
         let t1 = std::time::Instant::now();
         loop {
-            let who = h.run(|| Ok(std::thread::current().name().unwrap_or("").to_string())).await.unwrap();
+            let who = h
+                .run(|| Ok(std::thread::current().name().unwrap_or("").to_string()))
+                .await
+                .unwrap();
             if who == "siguo-hash-0" {
                 break;
             }
-            assert!(t1.elapsed() < Duration::from_secs(30), "the idle thread answered nothing in 30 s");
+            assert!(
+                t1.elapsed() < Duration::from_secs(30),
+                "the idle thread answered nothing in 30 s"
+            );
         }
     }
 }

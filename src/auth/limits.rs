@@ -21,15 +21,23 @@ pub struct RateLimits {
 fn quota(count: u32, window_secs: u64) -> Quota {
     let count = NonZeroU32::new(count.max(1)).expect("nonzero");
     let period = Duration::from_secs(window_secs.max(1)) / count.get();
-    Quota::with_period(period.max(Duration::from_nanos(1))).expect("positive period").allow_burst(count)
+    Quota::with_period(period.max(Duration::from_nanos(1)))
+        .expect("positive period")
+        .allow_burst(count)
 }
 
 impl RateLimits {
     pub fn new(c: &LimitsConfig) -> RateLimits {
         RateLimits {
-            login_account: DefaultKeyedRateLimiter::keyed(quota(c.login_per_account, c.login_window_secs)),
+            login_account: DefaultKeyedRateLimiter::keyed(quota(
+                c.login_per_account,
+                c.login_window_secs,
+            )),
             login_ip: DefaultKeyedRateLimiter::keyed(quota(c.login_per_ip, c.login_window_secs)),
-            register_ip: DefaultKeyedRateLimiter::keyed(quota(c.register_per_ip, c.register_window_secs)),
+            register_ip: DefaultKeyedRateLimiter::keyed(quota(
+                c.register_per_ip,
+                c.register_window_secs,
+            )),
             guest_ip: DefaultKeyedRateLimiter::keyed(quota(c.guest_per_ip, c.register_window_secs)),
         }
     }

@@ -84,7 +84,11 @@ impl Auth {
             decoding: DecodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
             validation,
             hashing: hasher::Hasher::start(
-                if config.auth.hash_threads == 0 { hasher::default_threads(cores) } else { config.auth.hash_threads },
+                if config.auth.hash_threads == 0 {
+                    hasher::default_threads(cores)
+                } else {
+                    config.auth.hash_threads
+                },
                 std::time::Duration::from_millis(config.auth.hash_fallback_after_ms),
                 std::time::Duration::from_micros(config.auth.hash_slice_us),
             )?,
@@ -114,15 +118,17 @@ impl Auth {
     /// by the WebSocket upgrade.
     pub fn verify_access(&self, token: &str) -> AppResult<Identity> {
         use jsonwebtoken::errors::ErrorKind;
-        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).map_err(|e| match e.kind() {
-            ErrorKind::ExpiredSignature => AppError::unauthorized("token_expired", "the access token has expired"),
-            _ => AppError::unauthorized("invalid_token", "the access token is not valid"),
-        })?;
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|e| match e.kind() {
+                ErrorKind::ExpiredSignature => {
+                    AppError::unauthorized("token_expired", "the access token has expired")
+                }
+                _ => AppError::unauthorized("invalid_token", "the access token is not valid"),
+            })?;
         let c = data.claims;
-        let account_id = c
-            .sub
-            .parse::<i64>()
-            .map_err(|_| AppError::unauthorized("invalid_token", "the access token is not valid"))?;
+        let account_id = c.sub.parse::<i64>().map_err(|_| {
+            AppError::unauthorized("invalid_token", "the access token is not valid")
+        })?;
         Ok(Identity { account_id, name: c.name, guest: c.guest })
     }
 
@@ -139,7 +145,10 @@ impl Auth {
 }
 
 /// The JWT secret: from `auth.jwt_secret`, or generated once and kept in the database.
-pub async fn load_or_create_secret(config: &crate::config::Config, db: &Db) -> Result<Vec<u8>, String> {
+pub async fn load_or_create_secret(
+    config: &crate::config::Config,
+    db: &Db,
+) -> Result<Vec<u8>, String> {
     if !config.auth.jwt_secret.is_empty() {
         return Ok(config.auth.jwt_secret.as_bytes().to_vec());
     }
@@ -160,7 +169,10 @@ pub async fn load_or_create_secret(config: &crate::config::Config, db: &Db) -> R
                     return Ok(s);
                 }
                 diesel::insert_into(server_settings::table)
-                    .values((server_settings::name.eq(JWT_SECRET_SETTING), server_settings::value.eq(&fresh)))
+                    .values((
+                        server_settings::name.eq(JWT_SECRET_SETTING),
+                        server_settings::value.eq(&fresh),
+                    ))
                     .execute(conn)?;
                 Ok::<_, diesel::result::Error>(fresh)
             })
@@ -190,7 +202,8 @@ fn identity_of(req: &HttpRequest) -> AppResult<Identity> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| AppError::internal("AppState missing"))?;
-    let token = access_token_of(req).ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
+    let token = access_token_of(req)
+        .ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
     state.auth.verify_access(&token)
 }
 
@@ -208,7 +221,10 @@ impl FromRequest for AccountOnly {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(identity_of(req).and_then(|id| {
             if id.guest {
-                Err(AppError::forbidden("guest_not_allowed", "guests cannot do this; register an account"))
+                Err(AppError::forbidden(
+                    "guest_not_allowed",
+                    "guests cannot do this; register an account",
+                ))
             } else {
                 Ok(AccountOnly(id))
             }

@@ -68,10 +68,16 @@ pub fn check_password(password: &str, username: &str) -> AppResult<()> {
         ));
     }
     if is_common(password) {
-        return Err(AppError::bad_request("password_too_common", "this password is too common; choose another"));
+        return Err(AppError::bad_request(
+            "password_too_common",
+            "this password is too common; choose another",
+        ));
     }
     if password.to_lowercase() == username.to_lowercase() {
-        return Err(AppError::bad_request("password_is_username", "the password must not be the username"));
+        return Err(AppError::bad_request(
+            "password_is_username",
+            "the password must not be the username",
+        ));
     }
     Ok(())
 }
@@ -104,7 +110,12 @@ pub(crate) fn work_area_blocks() -> usize {
 
 /// Argon2 into `out`, in this thread's reused work area. Argon2 writes every block before it
 /// reads it, so what a previous hash left there does not matter.
-fn argon2_into(argon: &Argon2, password: &[u8], salt: &[u8], out: &mut [u8]) -> Result<(), argon2::Error> {
+fn argon2_into(
+    argon: &Argon2,
+    password: &[u8],
+    salt: &[u8],
+    out: &mut [u8],
+) -> Result<(), argon2::Error> {
     let n = argon.params().block_count();
     BLOCKS.with_borrow_mut(|blocks| {
         if blocks.len() < n {
@@ -135,7 +146,8 @@ pub fn hash(password: &str) -> AppResult<String> {
 }
 
 /// A fixed hash to verify against when there is no account (same cost as a real check).
-static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| hash("dummy password for timing").expect("argon2 works"));
+static DUMMY_HASH: LazyLock<String> =
+    LazyLock::new(|| hash("dummy password for timing").expect("argon2 works"));
 
 /// Blocking verification; `None` burns the same time and returns false.
 pub fn verify(password: &str, phc: Option<&str>) -> AppResult<bool> {
@@ -202,8 +214,11 @@ mod tests {
         assert!(Argon2::default().verify_password(b"a fine long passphrase", &parsed).is_ok());
         assert!(Argon2::default().verify_password(b"a fine long passphrasf", &parsed).is_err());
         // a smaller work area left over from other parameters, then a freed one
-        let small =
-            Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, Params::new(4096, 3, 1, None).unwrap());
+        let small = Argon2::new(
+            argon2::Algorithm::Argon2id,
+            argon2::Version::V0x13,
+            Params::new(4096, 3, 1, None).unwrap(),
+        );
         for _ in 0..2 {
             let salt = SaltString::encode_b64(b"sixteen byte slt").unwrap();
             let theirs = small.hash_password(b"another passphrase", &salt).unwrap().to_string();

@@ -25,14 +25,25 @@ fn now() -> NaiveDateTime {
 }
 
 /// Store a new token for `account_id` in `family` (a new login passes a new family).
-pub fn insert(conn: &mut DbConn, account_id: i64, family: &str, ttl_days: u64) -> AppResult<String> {
+pub fn insert(
+    conn: &mut DbConn,
+    account_id: i64,
+    family: &str,
+    ttl_days: u64,
+) -> AppResult<String> {
     let token = new_token();
     insert_token(conn, account_id, family, &token, ttl_days)?;
     Ok(token)
 }
 
 /// Store `token` (made by [`new_token`]) for `account_id` in `family`.
-pub fn insert_token(conn: &mut DbConn, account_id: i64, family: &str, token: &str, ttl_days: u64) -> AppResult<()> {
+pub fn insert_token(
+    conn: &mut DbConn,
+    account_id: i64,
+    family: &str,
+    token: &str,
+    ttl_days: u64,
+) -> AppResult<()> {
     let created = now();
     diesel::insert_into(rt::table)
         .values((
@@ -62,7 +73,10 @@ pub fn rotate(conn: &mut DbConn, token: &str, ttl_days: u64) -> AppResult<(i64, 
             .first(conn)
             .optional()?;
         let Some((id, account_id, family, expires_at, used_at, revoked)) = row else {
-            return Ok(Err(AppError::unauthorized("invalid_token", "the refresh token is not valid")));
+            return Ok(Err(AppError::unauthorized(
+                "invalid_token",
+                "the refresh token is not valid",
+            )));
         };
         if revoked || used_at.is_some() {
             revoke_family(conn, &family)?;
@@ -72,12 +86,20 @@ pub fn rotate(conn: &mut DbConn, token: &str, ttl_days: u64) -> AppResult<(i64, 
             )));
         }
         if expires_at <= now() {
-            return Ok(Err(AppError::unauthorized("token_expired", "the refresh token has expired")));
+            return Ok(Err(AppError::unauthorized(
+                "token_expired",
+                "the refresh token has expired",
+            )));
         }
         // consume it only if nobody else did meanwhile
-        let n = diesel::update(rt::table.filter(rt::id.eq(id)).filter(rt::used_at.is_null()).filter(rt::revoked.eq(false)))
-            .set(rt::used_at.eq(Some(now())))
-            .execute(conn)?;
+        let n = diesel::update(
+            rt::table
+                .filter(rt::id.eq(id))
+                .filter(rt::used_at.is_null())
+                .filter(rt::revoked.eq(false)),
+        )
+        .set(rt::used_at.eq(Some(now())))
+        .execute(conn)?;
         if n != 1 {
             revoke_family(conn, &family)?;
             return Ok(Err(AppError::unauthorized(
@@ -92,7 +114,9 @@ pub fn rotate(conn: &mut DbConn, token: &str, ttl_days: u64) -> AppResult<(i64, 
 }
 
 pub fn revoke_family(conn: &mut DbConn, family: &str) -> AppResult<()> {
-    diesel::update(rt::table.filter(rt::family.eq(family))).set(rt::revoked.eq(true)).execute(conn)?;
+    diesel::update(rt::table.filter(rt::family.eq(family)))
+        .set(rt::revoked.eq(true))
+        .execute(conn)?;
     Ok(())
 }
 
@@ -111,7 +135,9 @@ pub fn revoke_by_token(conn: &mut DbConn, token: &str) -> AppResult<()> {
 
 /// Revoke every refresh token of an account (password change).
 pub fn revoke_account(conn: &mut DbConn, account_id: i64) -> AppResult<()> {
-    diesel::update(rt::table.filter(rt::account_id.eq(account_id))).set(rt::revoked.eq(true)).execute(conn)?;
+    diesel::update(rt::table.filter(rt::account_id.eq(account_id)))
+        .set(rt::revoked.eq(true))
+        .execute(conn)?;
     Ok(())
 }
 

@@ -88,7 +88,10 @@ impl Slicer {
     }
 
     fn set(&self, every: Duration) {
-        let ts = libc::timespec { tv_sec: every.as_secs() as libc::time_t, tv_nsec: every.subsec_nanos() as libc::c_long };
+        let ts = libc::timespec {
+            tv_sec: every.as_secs() as libc::time_t,
+            tv_nsec: every.subsec_nanos() as libc::c_long,
+        };
         let spec = libc::itimerspec { it_interval: ts, it_value: ts };
         // SAFETY: the timer was created by timer_create and not deleted yet.
         unsafe {

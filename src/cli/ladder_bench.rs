@@ -47,17 +47,22 @@ fn create_database_if_missing(url: &str) -> Result<(), String> {
         return Err("the database name must be letters, digits and _".into());
     }
     u.set_path("/postgres");
-    let mut admin = diesel::PgConnection::establish(u.as_str()).map_err(|e| format!("cannot reach PostgreSQL: {e}"))?;
+    let mut admin = diesel::PgConnection::establish(u.as_str())
+        .map_err(|e| format!("cannot reach PostgreSQL: {e}"))?;
     #[derive(QueryableByName)]
     struct N {
         #[diesel(sql_type = diesel::sql_types::BigInt)]
         n: i64,
     }
-    let found: N = diesel::sql_query(format!("SELECT count(*) AS n FROM pg_database WHERE datname = '{name}'"))
-        .get_result(&mut admin)
-        .map_err(|e| e.to_string())?;
+    let found: N = diesel::sql_query(format!(
+        "SELECT count(*) AS n FROM pg_database WHERE datname = '{name}'"
+    ))
+    .get_result(&mut admin)
+    .map_err(|e| e.to_string())?;
     if found.n == 0 {
-        diesel::sql_query(format!("CREATE DATABASE \"{name}\"")).execute(&mut admin).map_err(|e| e.to_string())?;
+        diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
+            .execute(&mut admin)
+            .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -83,13 +88,24 @@ fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     let total = leaderboard::total(c, LadderKind::Ranked).map_err(|e| e.to_string())?;
     let ids: Vec<i64> = {
         use crate::db::schema::ladder_stats as ls;
-        ls::table.filter(ls::ladder.eq("ranked")).select(ls::account_id).load(c).map_err(|e| e.to_string())?
+        ls::table
+            .filter(ls::ladder.eq("ranked"))
+            .select(ls::account_id)
+            .load(c)
+            .map_err(|e| e.to_string())?
     };
     let buckets: i64 = {
         use crate::db::schema::ladder_point_counts as lpc;
-        lpc::table.filter(lpc::ladder.eq("ranked")).count().get_result(c).map_err(|e| e.to_string())?
+        lpc::table
+            .filter(lpc::ladder.eq("ranked"))
+            .count()
+            .get_result(c)
+            .map_err(|e| e.to_string())?
     };
-    println!("players: {total}, distinct points values: {buckets}, samples: {}, per_page: {}", a.samples, a.per_page);
+    println!(
+        "players: {total}, distinct points values: {buckets}, samples: {}, per_page: {}",
+        a.samples, a.per_page
+    );
     let pages = ((total + a.per_page - 1) / a.per_page).max(1);
     let mut rng = rand::rng();
     // warm-up
@@ -103,7 +119,8 @@ fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     for _ in 0..a.samples {
         let p = rng.random_range(0..pages);
         let t = Instant::now();
-        let rows = leaderboard::rows_at(c, LadderKind::Ranked, p * a.per_page, a.per_page).map_err(|e| e.to_string())?;
+        let rows = leaderboard::rows_at(c, LadderKind::Ranked, p * a.per_page, a.per_page)
+            .map_err(|e| e.to_string())?;
         page_t.push(t.elapsed());
         assert!(!rows.is_empty());
         let t = Instant::now();
@@ -111,13 +128,22 @@ fn bench(a: &LadderBenchArgs) -> Result<(), String> {
         first_t.push(t.elapsed());
         let id = ids[rng.random_range(0..ids.len())];
         let t = Instant::now();
-        let row = leaderboard::row_of(c, LadderKind::Ranked, id).map_err(|e| e.to_string())?.ok_or("player vanished")?;
+        let row = leaderboard::row_of(c, LadderKind::Ranked, id)
+            .map_err(|e| e.to_string())?
+            .ok_or("player vanished")?;
         rank_t.push(t.elapsed());
         // "around me": own rank + the page holding it (GET /api/leaderboard/{ladder}/me)
         let t = Instant::now();
-        let me = leaderboard::row_of(c, LadderKind::Ranked, id).map_err(|e| e.to_string())?.ok_or("player vanished")?;
-        let around = leaderboard::rows_at(c, LadderKind::Ranked, (me.rank - 1) / a.per_page * a.per_page, a.per_page)
-            .map_err(|e| e.to_string())?;
+        let me = leaderboard::row_of(c, LadderKind::Ranked, id)
+            .map_err(|e| e.to_string())?
+            .ok_or("player vanished")?;
+        let around = leaderboard::rows_at(
+            c,
+            LadderKind::Ranked,
+            (me.rank - 1) / a.per_page * a.per_page,
+            a.per_page,
+        )
+        .map_err(|e| e.to_string())?;
         me_t.push(t.elapsed());
         if !around.iter().any(|r| r.account_id == id && r.rank == row.rank) {
             return Err(format!("account {id} (rank {}) is not on its own page", row.rank));
@@ -160,7 +186,9 @@ fn bench(a: &LadderBenchArgs) -> Result<(), String> {
 
 fn report(what: &str, t: &mut [Duration]) {
     t.sort();
-    let q = |p: f64| t[((t.len() as f64 * p).ceil() as usize).clamp(1, t.len()) - 1].as_secs_f64() * 1000.0;
+    let q = |p: f64| {
+        t[((t.len() as f64 * p).ceil() as usize).clamp(1, t.len()) - 1].as_secs_f64() * 1000.0
+    };
     println!(
         "{what:<30} n={:<5} p50={:>7.3} ms  p95={:>7.3} ms  p99={:>7.3} ms  max={:>7.3} ms",
         t.len(),

@@ -121,14 +121,14 @@ pub fn run(args: LoadtestArgs) -> i32 {
 }
 
 fn check_args(a: &LoadtestArgs) -> Result<SocketAddr, String> {
-    let addrs: Vec<SocketAddr> = a
-        .target
-        .to_socket_addrs()
-        .map_err(|e| format!("--target {}: {e}", a.target))?
-        .collect();
+    let addrs: Vec<SocketAddr> =
+        a.target.to_socket_addrs().map_err(|e| format!("--target {}: {e}", a.target))?.collect();
     let addr = *addrs.first().ok_or_else(|| format!("--target {}: no address", a.target))?;
     if addrs.iter().any(|x| !x.ip().is_loopback()) {
-        return Err(format!("--target {} is not a loopback address (only 127.0.0.0/8 or ::1 may be load tested)", a.target));
+        return Err(format!(
+            "--target {} is not a loopback address (only 127.0.0.0/8 or ::1 may be load tested)",
+            a.target
+        ));
     }
     if let Some(n) = a.idle {
         if n == 0 || n > MAX_IDLE {
@@ -141,7 +141,9 @@ fn check_args(a: &LoadtestArgs) -> Result<SocketAddr, String> {
         return Err("--move-rate must be in (0, 20] moves per game per second".into());
     }
     if a.duration == 0 || a.duration > MAX_SECONDS || a.ramp_up > 600 {
-        return Err(format!("--duration must be 1..={MAX_SECONDS} seconds and --ramp-up at most 600"));
+        return Err(format!(
+            "--duration must be 1..={MAX_SECONDS} seconds and --ramp-up at most 600"
+        ));
     }
     if let Some(r) = a.login_burst {
         if !(r > 0.0 && r <= 200.0) {
@@ -338,7 +340,9 @@ pub fn pid_listening_on(port: u16) -> Option<u32> {
     }
     let me = std::process::id();
     for e in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
         if pid == me {
             continue;
         }
@@ -400,7 +404,12 @@ impl Monitor {
                     tick.tick().await;
                     let Some((rss, ticks)) = proc_sample(&p) else { break };
                     let self_ticks = proc_sample("self").map(|x| x.1).unwrap_or(0);
-                    s.lock().unwrap().push(Sample { t: Instant::now(), rss_kib: rss, ticks, self_ticks });
+                    s.lock().unwrap().push(Sample {
+                        t: Instant::now(),
+                        rss_kib: rss,
+                        ticks,
+                        self_ticks,
+                    });
                 }
             });
         }
@@ -409,7 +418,12 @@ impl Monitor {
     fn now(&self) -> Option<Sample> {
         let p = self.pid?.to_string();
         let (rss, ticks) = proc_sample(&p)?;
-        Some(Sample { t: Instant::now(), rss_kib: rss, ticks, self_ticks: proc_sample("self").map(|x| x.1).unwrap_or(0) })
+        Some(Sample {
+            t: Instant::now(),
+            rss_kib: rss,
+            ticks,
+            self_ticks: proc_sample("self").map(|x| x.1).unwrap_or(0),
+        })
     }
     /// Peak RSS, and CPU % of the server and of this process, between two instants.
     fn window(&self, from: Instant, to: Instant) -> Value {
@@ -434,7 +448,12 @@ fn mib(kib: u64) -> f64 {
 // ---------------------------------------------------------------------------------------------
 // Minimal HTTP/1.1 client (one request per connection; the server is on loopback).
 
-async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<(u16, Value), String> {
     let fut = async {
         let mut s = TcpStream::connect(addr).await.map_err(|e| format!("connect {addr}: {e}"))?;
         let body = body.map(|b| b.to_string()).unwrap_or_default();
@@ -456,19 +475,20 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) 
 fn parse_http(buf: &[u8]) -> Result<(u16, Value), String> {
     let split = buf.windows(4).position(|w| w == b"\r\n\r\n").ok_or("truncated response")?;
     let head = String::from_utf8_lossy(&buf[..split]).to_string();
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or("bad status line")?;
+    let status: u16 =
+        head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or("bad status line")?;
     let mut body = buf[split + 4..].to_vec();
-    if head.lines().any(|l| l.to_ascii_lowercase().starts_with("transfer-encoding:") && l.to_ascii_lowercase().contains("chunked")) {
+    if head.lines().any(|l| {
+        l.to_ascii_lowercase().starts_with("transfer-encoding:")
+            && l.to_ascii_lowercase().contains("chunked")
+    }) {
         let mut out = vec![];
         let mut rest = &body[..];
         loop {
             let eol = rest.windows(2).position(|w| w == b"\r\n").ok_or("bad chunk")?;
             let size_hex = String::from_utf8_lossy(&rest[..eol]);
-            let size = usize::from_str_radix(size_hex.split(';').next().unwrap_or("").trim(), 16).map_err(|_| "bad chunk size")?;
+            let size = usize::from_str_radix(size_hex.split(';').next().unwrap_or("").trim(), 16)
+                .map_err(|_| "bad chunk size")?;
             rest = &rest[eol + 2..];
             if size == 0 {
                 break;
@@ -478,7 +498,11 @@ fn parse_http(buf: &[u8]) -> Result<(u16, Value), String> {
         }
         body = out;
     }
-    let v = if body.is_empty() { Value::Null } else { serde_json::from_slice(&body).unwrap_or(Value::Null) };
+    let v = if body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&body).unwrap_or(Value::Null)
+    };
     Ok((status, v))
 }
 
@@ -501,7 +525,10 @@ async fn guest_token(addr: SocketAddr) -> Result<String, String> {
     if status / 100 != 2 {
         return Err(http_error("guest", status, &body));
     }
-    body["access_token"].as_str().map(String::from).ok_or_else(|| "guest: no access_token".to_string())
+    body["access_token"]
+        .as_str()
+        .map(String::from)
+        .ok_or_else(|| "guest: no access_token".to_string())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -513,12 +540,17 @@ async fn ws_connect(addr: SocketAddr, token: &str) -> Result<Ws, String> {
     let fut = async {
         let stream = TcpStream::connect(addr).await.map_err(|e| format!("ws connect: {e}"))?;
         stream.set_nodelay(true).map_err(|e| e.to_string())?;
-        let mut req = format!("ws://{addr}/api/ws").into_client_request().map_err(|e| e.to_string())?;
-        req.headers_mut()
-            .insert("Authorization", format!("Bearer {token}").parse().map_err(|_| "bad token".to_string())?);
+        let mut req =
+            format!("ws://{addr}/api/ws").into_client_request().map_err(|e| e.to_string())?;
+        req.headers_mut().insert(
+            "Authorization",
+            format!("Bearer {token}").parse().map_err(|_| "bad token".to_string())?,
+        );
         match tokio_tungstenite::client_async(req, stream).await {
             Ok((ws, _)) => Ok(ws),
-            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(format!("ws upgrade refused: HTTP {}", r.status())),
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+                Err(format!("ws upgrade refused: HTTP {}", r.status()))
+            }
             Err(e) => Err(format!("ws upgrade: {e}")),
         }
     };
@@ -681,7 +713,10 @@ impl Table {
                     self.players[p].open = false;
                     self.ctx.stats.sockets.fetch_sub(1, Ordering::Relaxed);
                     if !self.closing {
-                        self.ctx.stats.error("socket_closed", format!("game {}: seat {}: {why}", self.gi, SEATS[p]));
+                        self.ctx.stats.error(
+                            "socket_closed",
+                            format!("game {}: seat {}: {why}", self.gi, SEATS[p]),
+                        );
                     }
                 }
                 return;
@@ -696,14 +731,23 @@ impl Table {
                 let Some(id) = id else { return };
                 if m.duplicate == Some(true) {
                     stats.duplicated.fetch_add(1, Ordering::Relaxed);
-                    stats.error("duplicate_ack", format!("game {}: ack {id} marked duplicate", self.gi));
+                    stats.error(
+                        "duplicate_ack",
+                        format!("game {}: ack {id} marked duplicate", self.gi),
+                    );
                 }
                 if let Some(v) = self.id_to_v.remove(&id) {
                     if let Some(pm) = self.pending.get_mut(&v) {
                         pm.acked = Some(t);
                         stats.moves_acked.fetch_add(1, Ordering::Relaxed);
                         if self.ctx.window.contains(pm.sent) {
-                            self.ctx.stats.lat.lock().unwrap().ack.record(t.duration_since(pm.sent).as_micros() as u64);
+                            self.ctx
+                                .stats
+                                .lat
+                                .lock()
+                                .unwrap()
+                                .ack
+                                .record(t.duration_since(pm.sent).as_micros() as u64);
                         }
                     }
                     self.try_complete(v);
@@ -713,7 +757,16 @@ impl Table {
             }
             "error" => {
                 let code = m.code.clone().unwrap_or_default();
-                stats.error(&code, format!("game {}: seat {}: error {code} for id {:?}: {}", self.gi, SEATS[p], id, m.message.clone().unwrap_or_default()));
+                stats.error(
+                    &code,
+                    format!(
+                        "game {}: seat {}: error {code} for id {:?}: {}",
+                        self.gi,
+                        SEATS[p],
+                        id,
+                        m.message.clone().unwrap_or_default()
+                    ),
+                );
                 if let Some(id) = id {
                     if let Some(v) = self.id_to_v.remove(&id) {
                         self.pending.remove(&v);
@@ -748,15 +801,35 @@ impl Table {
                 {
                     let pl = &mut self.players[p];
                     match pl.v {
-                        None => stats.error("update_before_snapshot", format!("game {}: seat {}: update v{v} before a snapshot", self.gi, SEATS[p])),
+                        None => stats.error(
+                            "update_before_snapshot",
+                            format!(
+                                "game {}: seat {}: update v{v} before a snapshot",
+                                self.gi, SEATS[p]
+                            ),
+                        ),
                         Some(h) if v <= h => {
                             stats.duplicated.fetch_add(1, Ordering::Relaxed);
-                            stats.error("duplicate_version", format!("game {}: seat {}: v{v} again (held v{h})", self.gi, SEATS[p]));
+                            stats.error(
+                                "duplicate_version",
+                                format!(
+                                    "game {}: seat {}: v{v} again (held v{h})",
+                                    self.gi, SEATS[p]
+                                ),
+                            );
                             return;
                         }
                         Some(h) if from_v != h => {
-                            stats.lost.fetch_add(from_v.saturating_sub(h).max(1), Ordering::Relaxed);
-                            stats.error("version_gap", format!("game {}: seat {}: from_v {from_v} but held v{h}", self.gi, SEATS[p]));
+                            stats
+                                .lost
+                                .fetch_add(from_v.saturating_sub(h).max(1), Ordering::Relaxed);
+                            stats.error(
+                                "version_gap",
+                                format!(
+                                    "game {}: seat {}: from_v {from_v} but held v{h}",
+                                    self.gi, SEATS[p]
+                                ),
+                            );
                         }
                         _ => {}
                     }
@@ -773,7 +846,11 @@ impl Table {
                             "skipped" => {
                                 stats.skips.fetch_add(1, Ordering::Relaxed);
                             }
-                            "moved" => self.record.push((v, e.from.clone().unwrap_or_default(), e.to.clone().unwrap_or_default())),
+                            "moved" => self.record.push((
+                                v,
+                                e.from.clone().unwrap_or_default(),
+                                e.to.clone().unwrap_or_default(),
+                            )),
                             _ => {}
                         }
                     }
@@ -790,7 +867,13 @@ impl Table {
                                 && e.to.as_deref() == Some(pm.to.as_str())
                         });
                         if !ok {
-                            stats.error("unexpected_update", format!("game {}: v{v} is not the move {}-{} of {}", self.gi, pm.from, pm.to, SEATS[pm.mover]));
+                            stats.error(
+                                "unexpected_update",
+                                format!(
+                                    "game {}: v{v} is not the move {}-{} of {}",
+                                    self.gi, pm.from, pm.to, SEATS[pm.mover]
+                                ),
+                            );
                         }
                     }
                     pm.got[p] = Some(t);
@@ -833,7 +916,12 @@ impl Table {
     }
 
     /// Process messages until `done(self)` or the timeout.
-    async fn until(&mut self, what: &str, timeout: Duration, done: impl Fn(&Table) -> bool) -> Result<(), String> {
+    async fn until(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&Table) -> bool,
+    ) -> Result<(), String> {
         let deadline = tokio::time::Instant::now() + timeout;
         while !done(self) {
             match tokio::time::timeout_at(deadline, self.rx.recv()).await {
@@ -851,12 +939,19 @@ impl Table {
     /// Wait for the acks of these ids; an error answer fails the step.
     async fn acked(&mut self, what: &str, ids: &[u64]) -> Result<Vec<In>, String> {
         let ids2 = ids.to_vec();
-        self.until(what, Duration::from_secs(30), move |t| ids2.iter().all(|i| t.acks.contains_key(i))).await?;
+        self.until(what, Duration::from_secs(30), move |t| {
+            ids2.iter().all(|i| t.acks.contains_key(i))
+        })
+        .await?;
         let mut out = vec![];
         for i in ids {
             let m = self.acks.remove(i).unwrap();
             if m.ty != "ack" {
-                return Err(format!("{what}: {} {}", m.code.unwrap_or_default(), m.message.unwrap_or_default()));
+                return Err(format!(
+                    "{what}: {} {}",
+                    m.code.unwrap_or_default(),
+                    m.message.unwrap_or_default()
+                ));
             }
             out.push(m);
         }
@@ -868,7 +963,8 @@ impl Table {
         let a = &self.ctx.args;
         let move_seconds = ((8.0 / a.move_rate).ceil() as u64 + 10).clamp(10, 120);
         let opts = json!({"move_seconds": move_seconds, "deploy_seconds": 300, "max_steps": 2000});
-        let id = self.act(0, json!({"type": "create_room", "public": false, "options": opts})).await?;
+        let id =
+            self.act(0, json!({"type": "create_room", "public": false, "options": opts})).await?;
         let ack = self.acked("create_room", &[id]).await?.remove(0);
         let room = ack.room.ok_or("create_room: no room in the ack")?;
         let invite = ack.invite;
@@ -892,7 +988,9 @@ impl Table {
         self.acked("join_room", &ids).await?;
         let mut ids = vec![];
         for p in 0..4 {
-            ids.push(self.act(p, json!({"type": "take_seat", "room": room, "seat": SEATS[p]})).await?);
+            ids.push(
+                self.act(p, json!({"type": "take_seat", "room": room, "seat": SEATS[p]})).await?,
+            );
         }
         self.acked("take_seat", &ids).await?;
         let mut ids = vec![];
@@ -900,7 +998,10 @@ impl Table {
             ids.push(self.act(p, json!({"type": "ready", "room": room, "ready": true})).await?);
         }
         self.acked("ready", &ids).await?;
-        self.until("the deployment phase", Duration::from_secs(30), |t| t.players.iter().all(|p| p.v.is_some())).await?;
+        self.until("the deployment phase", Duration::from_secs(30), |t| {
+            t.players.iter().all(|p| p.v.is_some())
+        })
+        .await?;
         let mut ids = vec![];
         for p in 0..4 {
             ids.push(self.act(p, json!({"type": "confirm", "room": room})).await?);
@@ -908,7 +1009,8 @@ impl Table {
         self.acked("confirm", &ids).await?;
         self.until("the battle", Duration::from_secs(30), |t| {
             let v = t.players[0].v;
-            t.players.iter().all(|p| p.v == v) && t.players.iter().any(|p| !p.moves.is_empty() && Some(p.moves_v) == p.v)
+            t.players.iter().all(|p| p.v == v)
+                && t.players.iter().any(|p| !p.moves.is_empty() && Some(p.moves_v) == p.v)
         })
         .await?;
         Ok(())
@@ -918,7 +1020,8 @@ impl Table {
     async fn play(&mut self) -> Result<Outcome, String> {
         let interval = Duration::from_secs_f64(1.0 / self.ctx.args.move_rate);
         let room = self.room.clone().unwrap_or_default();
-        let mut next_at = tokio::time::Instant::now() + interval.mul_f64(rand::rng().random::<f64>());
+        let mut next_at =
+            tokio::time::Instant::now() + interval.mul_f64(rand::rng().random::<f64>());
         let end = tokio::time::Instant::from_std(self.ctx.window.end);
         let far = tokio::time::Instant::now() + Duration::from_secs(86_400);
         loop {
@@ -936,9 +1039,15 @@ impl Table {
             // the seat to move: its own latest update offered moves
             let mover = (0..4).find(|&p| {
                 let pl = &self.players[p];
-                !pl.moves.is_empty() && pl.v == Some(pl.moves_v) && !self.pending.contains_key(&(pl.moves_v + 1))
+                !pl.moves.is_empty()
+                    && pl.v == Some(pl.moves_v)
+                    && !self.pending.contains_key(&(pl.moves_v + 1))
             });
-            let wake = if mover.is_some() && self.over_v.is_none() { next_at.min(end) } else { end.min(far) };
+            let wake = if mover.is_some() && self.over_v.is_none() {
+                next_at.min(end)
+            } else {
+                end.min(far)
+            };
             tokio::select! {
                 inc = self.rx.recv() => match inc {
                     Some(inc) => self.observe(inc),
@@ -972,14 +1081,22 @@ impl Table {
 
     /// After the window: let moves in flight arrive (up to 10 s), then count the missing ones.
     async fn drain(&mut self) {
-        let _ = self.until("moves in flight", Duration::from_secs(10), |t| t.pending.is_empty()).await;
+        let _ =
+            self.until("moves in flight", Duration::from_secs(10), |t| t.pending.is_empty()).await;
         let stats = &self.ctx.stats;
         for (v, pm) in self.pending.drain() {
             stats.lost.fetch_add(1, Ordering::Relaxed);
-            let missing: Vec<&str> = (0..4).filter(|&i| pm.got[i].is_none()).map(|i| SEATS[i]).collect();
+            let missing: Vec<&str> =
+                (0..4).filter(|&i| pm.got[i].is_none()).map(|i| SEATS[i]).collect();
             stats.error(
                 "move_not_delivered",
-                format!("game {}: move {} (v{v}) acked: {} missing at: {:?}", self.gi, pm.id, pm.acked.is_some(), missing),
+                format!(
+                    "game {}: move {} (v{v}) acked: {} missing at: {:?}",
+                    self.gi,
+                    pm.id,
+                    pm.acked.is_some(),
+                    missing
+                ),
             );
         }
         self.id_to_v.clear();
@@ -1023,7 +1140,15 @@ async fn table(ctx: Arc<Ctx>, gi: usize) -> Vec<(i64, Vec<(String, String)>)> {
                     stats.sockets.fetch_add(1, Ordering::Relaxed);
                     let (sink, stream) = ws.split();
                     tokio::spawn(reader(p, stream, tx.clone()));
-                    players.push(Player { sink, v: None, phase: String::new(), moves: vec![], moves_v: 0, hello: false, open: true });
+                    players.push(Player {
+                        sink,
+                        v: None,
+                        phase: String::new(),
+                        moves: vec![],
+                        moves_v: 0,
+                        hello: false,
+                        open: true,
+                    });
                 }
                 Err(e) => {
                     stats.setups_failed.fetch_add(1, Ordering::Relaxed);
@@ -1106,7 +1231,11 @@ async fn table(ctx: Arc<Ctx>, gi: usize) -> Vec<(i64, Vec<(String, String)>)> {
 }
 
 /// Compare the moves each table saw with the server's record of that game.
-async fn verify_records(addr: SocketAddr, played: Vec<(i64, Vec<(String, String)>)>, stats: &Stats) -> Value {
+async fn verify_records(
+    addr: SocketAddr,
+    played: Vec<(i64, Vec<(String, String)>)>,
+    stats: &Stats,
+) -> Value {
     let sem = Arc::new(Semaphore::new(16));
     let mut tasks = vec![];
     for (g, moves) in played {
@@ -1123,7 +1252,10 @@ async fn verify_records(addr: SocketAddr, played: Vec<(i64, Vec<(String, String)
             Ok((200, b)) => b,
             Ok((s, b)) => {
                 unavailable += 1;
-                stats.error("verify", format!("GET /api/games/{g}: HTTP {s} {}", b["error"]["code"]));
+                stats.error(
+                    "verify",
+                    format!("GET /api/games/{g}: HTTP {s} {}", b["error"]["code"]),
+                );
                 continue;
             }
             Err(e) => {
@@ -1133,13 +1265,22 @@ async fn verify_records(addr: SocketAddr, played: Vec<(i64, Vec<(String, String)
             }
         };
         checked += 1;
-        let actions = if body["record"].is_object() { &body["record"]["actions"] } else { &body["public"]["actions"] };
+        let actions = if body["record"].is_object() {
+            &body["record"]["actions"]
+        } else {
+            &body["public"]["actions"]
+        };
         let server: Vec<(String, String)> = actions
             .as_array()
             .map(|a| {
                 a.iter()
                     .filter(|x| x["type"] == "move")
-                    .map(|x| (x["from"].as_str().unwrap_or("").to_string(), x["to"].as_str().unwrap_or("").to_string()))
+                    .map(|x| {
+                        (
+                            x["from"].as_str().unwrap_or("").to_string(),
+                            x["to"].as_str().unwrap_or("").to_string(),
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -1152,13 +1293,20 @@ async fn verify_records(addr: SocketAddr, played: Vec<(i64, Vec<(String, String)
             } else if m > s {
                 stats.lost.fetch_add((m - s) as u64, Ordering::Relaxed);
             }
-            stats.error("record_mismatch", format!("game {g}: server recorded {s} moves, the clients saw {m}"));
+            stats.error(
+                "record_mismatch",
+                format!("game {g}: server recorded {s} moves, the clients saw {m}"),
+            );
         }
     }
     json!({"games_checked": checked, "games_matching": matched, "unavailable": unavailable})
 }
 
-async fn register_accounts(addr: SocketAddr, n: usize, conc: usize) -> Result<Vec<(String, String)>, String> {
+async fn register_accounts(
+    addr: SocketAddr,
+    n: usize,
+    conc: usize,
+) -> Result<Vec<(String, String)>, String> {
     let tag: u32 = rand::rng().random();
     let sem = Arc::new(Semaphore::new(conc.min(8)));
     let mut tasks = vec![];
@@ -1168,7 +1316,13 @@ async fn register_accounts(addr: SocketAddr, n: usize, conc: usize) -> Result<Ve
             let _p = sem.acquire().await;
             let name = format!("lt{tag:08x}x{i}");
             let password = format!("Load-{tag:08x}-pw-{i}-Siguo");
-            let (status, body) = http(addr, "POST", "/api/auth/register", Some(&json!({"username": name, "password": password}))).await?;
+            let (status, body) = http(
+                addr,
+                "POST",
+                "/api/auth/register",
+                Some(&json!({"username": name, "password": password})),
+            )
+            .await?;
             if status / 100 != 2 {
                 return Err(http_error("register", status, &body));
             }
@@ -1183,7 +1337,13 @@ async fn register_accounts(addr: SocketAddr, n: usize, conc: usize) -> Result<Ve
 }
 
 /// Logins at `rate` per second from `from` to `to`, round-robin over the accounts.
-async fn login_burst(ctx: Arc<Ctx>, accounts: Vec<(String, String)>, rate: f64, from: Instant, to: Instant) {
+async fn login_burst(
+    ctx: Arc<Ctx>,
+    accounts: Vec<(String, String)>,
+    rate: f64,
+    from: Instant,
+    to: Instant,
+) {
     tokio::time::sleep_until(tokio::time::Instant::from_std(from)).await;
     let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
@@ -1204,7 +1364,14 @@ async fn login_burst(ctx: Arc<Ctx>, accounts: Vec<(String, String)>, rate: f64, 
         let ctx = ctx.clone();
         tasks.push(tokio::spawn(async move {
             let t0 = Instant::now();
-            match http(ctx.addr, "POST", "/api/auth/login", Some(&json!({"username": name, "password": password}))).await {
+            match http(
+                ctx.addr,
+                "POST",
+                "/api/auth/login",
+                Some(&json!({"username": name, "password": password})),
+            )
+            .await
+            {
                 Ok((200, _)) => {
                     ctx.stats.logins.fetch_add(1, Ordering::Relaxed);
                     ctx.stats.lat.lock().unwrap().login.record(t0.elapsed().as_micros() as u64);
@@ -1268,7 +1435,8 @@ async fn run_games(args: &LoadtestArgs, addr: SocketAddr) -> Result<Value, Strin
     let t0 = Instant::now();
     let start = t0 + Duration::from_secs(args.ramp_up);
     let end = start + Duration::from_secs(args.duration);
-    let burst = if args.login_burst.is_some() { start + Duration::from_secs_f64(burst_len) } else { end };
+    let burst =
+        if args.login_burst.is_some() { start + Duration::from_secs_f64(burst_len) } else { end };
     let ctx = Arc::new(Ctx {
         args: args.clone(),
         addr,
@@ -1288,7 +1456,9 @@ async fn run_games(args: &LoadtestArgs, addr: SocketAddr) -> Result<Value, Strin
             table(ctx, gi).await
         }));
     }
-    let burst_task = args.login_burst.map(|rate| tokio::spawn(login_burst(ctx.clone(), accounts, rate, burst, end)));
+    let burst_task = args
+        .login_burst
+        .map(|rate| tokio::spawn(login_burst(ctx.clone(), accounts, rate, burst, end)));
     // hard stop: everything ends at most 60 s after the window
     let hard = tokio::time::Instant::from_std(end + Duration::from_secs(60));
     // games and sockets held at the start and near the end of the window
@@ -1441,7 +1611,10 @@ async fn run_idle(args: &LoadtestArgs, addr: SocketAddr, n: usize) -> Result<Val
     }
     // wait until every socket said hello (or the ramp-up plus 60 s)
     let ready_by = t1 + Duration::from_secs(args.ramp_up + 60);
-    while (hello.load(Ordering::Relaxed) as usize) < count && Instant::now() < ready_by && stats.errors.load(Ordering::Relaxed) < count as u64 {
+    while (hello.load(Ordering::Relaxed) as usize) < count
+        && Instant::now() < ready_by
+        && stats.errors.load(Ordering::Relaxed) < count as u64
+    {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let connected_s = t1.elapsed().as_secs_f64();
@@ -1455,7 +1628,12 @@ async fn run_idle(args: &LoadtestArgs, addr: SocketAddr, n: usize) -> Result<Val
     while hold_start.elapsed() < Duration::from_secs(args.duration) {
         tick.tick().await;
         if args.progress > 0 {
-            eprintln!("[{:>5.0}s] sockets {} errors {}", t0.elapsed().as_secs_f64(), stats.sockets.load(Ordering::Relaxed), stats.errors.load(Ordering::Relaxed));
+            eprintln!(
+                "[{:>5.0}s] sockets {} errors {}",
+                t0.elapsed().as_secs_f64(),
+                stats.sockets.load(Ordering::Relaxed),
+                stats.errors.load(Ordering::Relaxed)
+            );
         }
     }
     let end = monitor.now();
@@ -1465,7 +1643,9 @@ async fn run_idle(args: &LoadtestArgs, addr: SocketAddr, n: usize) -> Result<Val
         let _ = tokio::time::timeout(Duration::from_secs(10), h).await;
     }
     let per_socket_kib = match (base, held) {
-        (Some(b), Some(h)) if held_sockets > 0 => Some(((h.rss_kib as f64 - b.rss_kib as f64) / held_sockets as f64 * 10.0).round() / 10.0),
+        (Some(b), Some(h)) if held_sockets > 0 => Some(
+            ((h.rss_kib as f64 - b.rss_kib as f64) / held_sockets as f64 * 10.0).round() / 10.0,
+        ),
         _ => None,
     };
     let s = &stats;
@@ -1504,14 +1684,28 @@ fn print_report(r: &Value) {
     let g = |k: &str| r.get(k).cloned().unwrap_or(Value::Null);
     let lat = |k: &str| {
         let v = &r[k];
-        format!("p50 {} ms  p99 {} ms  max {} ms  (n={})", v["p50_ms"], v["p99_ms"], v["max_ms"], v["count"])
+        format!(
+            "p50 {} ms  p99 {} ms  max {} ms  (n={})",
+            v["p50_ms"], v["p99_ms"], v["max_ms"], v["count"]
+        )
     };
-    println!("siguo loadtest — {} mode against {} (server pid {})", g("mode").as_str().unwrap_or("?"), g("target").as_str().unwrap_or("?"), g("server_pid"));
+    println!(
+        "siguo loadtest — {} mode against {} (server pid {})",
+        g("mode").as_str().unwrap_or("?"),
+        g("target").as_str().unwrap_or("?"),
+        g("server_pid")
+    );
     if r["mode"] == "games" {
         println!("games: {} requested, {} started, {} finished, {} set-ups failed; held at window start {}, at its end {}",
             g("games"), g("games_started"), g("games_finished"), g("setups_failed"), g("held_at_window_start"), g("held_at_window_end"));
-        println!("moves: {} sent, {} acked, {} completed, {}/s in the window ({} skips)",
-            g("moves_sent"), g("moves_acked"), g("moves_completed"), g("moves_per_s"), g("skips"));
+        println!(
+            "moves: {} sent, {} acked, {} completed, {}/s in the window ({} skips)",
+            g("moves_sent"),
+            g("moves_acked"),
+            g("moves_completed"),
+            g("moves_per_s"),
+            g("skips")
+        );
         println!("latency send→ack:        {}", lat("latency_ack"));
         println!("latency send→all 4 seats: {}", lat("latency_all_seats"));
         if let Some(b) = r.get("login_burst") {
@@ -1520,15 +1714,37 @@ fn print_report(r: &Value) {
                 b["game_latency_during"]["p99_ms"], b["p99_ratio"]);
         }
         println!("record check: {}", g("record_check"));
-        println!("server: {}  (RSS before {} MiB, after {} MiB)", g("server"), g("server_rss_before_mib"), g("server_rss_after_mib"));
+        println!(
+            "server: {}  (RSS before {} MiB, after {} MiB)",
+            g("server"),
+            g("server_rss_before_mib"),
+            g("server_rss_after_mib")
+        );
     } else {
-        println!("sockets: {} requested, {} hello, {} held, {} still open at the end (held {} s)",
-            g("sockets_requested"), g("hello_received"), g("sockets_held"), g("sockets_at_end"), g("hold_s"));
-        println!("server RSS: {} MiB before, {} MiB held, {} MiB at the end → {} KiB per socket",
-            g("server_rss_before_mib"), g("server_rss_held_mib"), g("server_rss_end_mib"), g("server_kib_per_socket"));
+        println!(
+            "sockets: {} requested, {} hello, {} held, {} still open at the end (held {} s)",
+            g("sockets_requested"),
+            g("hello_received"),
+            g("sockets_held"),
+            g("sockets_at_end"),
+            g("hold_s")
+        );
+        println!(
+            "server RSS: {} MiB before, {} MiB held, {} MiB at the end → {} KiB per socket",
+            g("server_rss_before_mib"),
+            g("server_rss_held_mib"),
+            g("server_rss_end_mib"),
+            g("server_kib_per_socket")
+        );
         println!("server: {}", g("server"));
     }
-    println!("lost: {}  duplicated: {}  errors: {} {}", g("lost"), g("duplicated"), g("errors"), g("error_codes"));
+    println!(
+        "lost: {}  duplicated: {}  errors: {} {}",
+        g("lost"),
+        g("duplicated"),
+        g("errors"),
+        g("error_codes")
+    );
     if let Some(a) = r["error_samples"].as_array() {
         for e in a.iter().take(10) {
             println!("  {}", e.as_str().unwrap_or(""));
@@ -1585,7 +1801,8 @@ mod tests {
 
     #[test]
     fn http_parsing() {
-        let (s, v) = parse_http(b"HTTP/1.1 201 Created\r\ncontent-length: 9\r\n\r\n{\"a\":1}\r\n").unwrap();
+        let (s, v) =
+            parse_http(b"HTTP/1.1 201 Created\r\ncontent-length: 9\r\n\r\n{\"a\":1}\r\n").unwrap();
         assert_eq!((s, v["a"].as_i64()), (201, Some(1)));
         let (s, v) = parse_http(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"b\"\r\n3\r\n:2}\r\n0\r\n\r\n").unwrap();
         assert_eq!((s, v["b"].as_i64()), (200, Some(2)));

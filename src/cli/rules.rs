@@ -69,9 +69,11 @@ pub fn play(input: &str) -> Result<Value, RefereeError> {
             index: Some(i),
             message: format!("cannot read action {a:?}"),
         })?;
-        let ev = g
-            .apply(&action)
-            .map_err(|e| RefereeError { code: e.code(), index: Some(i), message: format!("{a}: {e}") })?;
+        let ev = g.apply(&action).map_err(|e| RefereeError {
+            code: e.code(),
+            index: Some(i),
+            message: format!("{a}: {e}"),
+        })?;
         events.extend(ev);
     }
     Ok(json!({
@@ -108,7 +110,10 @@ pub fn run_on(sub: &str, seat: Option<&str>, input: &str) -> Result<Value, Refer
             Some(s) => view(input, s),
             None => Err(RefereeError::new("missing_seat", "usage: siguo rules view <seat>")),
         },
-        _ => Err(RefereeError::new("unknown_command", format!("unknown rules command {sub:?} (moves, play, view)"))),
+        _ => Err(RefereeError::new(
+            "unknown_command",
+            format!("unknown rules command {sub:?} (moves, play, view)"),
+        )),
     }
 }
 

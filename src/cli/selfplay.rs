@@ -6,7 +6,9 @@
 //! do not share knowledge), fed only its seat's view and the public events. Work is spread over
 //! std threads, one pair at a time.
 use siguo_bots::{make_bot, Bot, Level};
-use siguo_rules::{Action, Deployment, ElimReason, Game, Options, Seat, SeatSet, Status, Team, Viewer};
+use siguo_rules::{
+    Action, Deployment, ElimReason, Game, Options, Seat, SeatSet, Status, Team, Viewer,
+};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -134,7 +136,8 @@ fn play_game(
                 _ => {
                     res.illegal += 1;
                     let m = &moves[fallback.random_range(0..moves.len())];
-                    game.apply(&Action::Move { from: m.from, to: m.to }).expect("a generated move applies")
+                    game.apply(&Action::Move { from: m.from, to: m.to })
+                        .expect("a generated move applies")
                 }
             }
         };
@@ -161,10 +164,13 @@ fn play_game(
         }
         Status::Draw { reason } => {
             res.score = Some(0.5);
-            res.ending = format!("draw: {}", match reason {
-                siguo_rules::DrawReason::StepLimit => "step limit",
-                siguo_rules::DrawReason::Agreement => "agreement",
-            });
+            res.ending = format!(
+                "draw: {}",
+                match reason {
+                    siguo_rules::DrawReason::StepLimit => "step limit",
+                    siguo_rules::DrawReason::Agreement => "agreement",
+                }
+            );
         }
         Status::Ongoing => res.ending = "unfinished".into(),
     }
@@ -223,8 +229,14 @@ pub fn run(args: SelfplayArgs) -> i32 {
         return 2;
     }
     let cap = siguo_bots::MAX_BUDGET.as_millis() as u64;
-    let a = Side { level: args.a, budget: Duration::from_millis(args.budget_a_ms.unwrap_or(args.budget_ms).min(cap)) };
-    let b = Side { level: args.b, budget: Duration::from_millis(args.budget_b_ms.unwrap_or(args.budget_ms).min(cap)) };
+    let a = Side {
+        level: args.a,
+        budget: Duration::from_millis(args.budget_a_ms.unwrap_or(args.budget_ms).min(cap)),
+    };
+    let b = Side {
+        level: args.b,
+        budget: Duration::from_millis(args.budget_b_ms.unwrap_or(args.budget_ms).min(cap)),
+    };
     let pairs = args.games.div_ceil(2);
     let threads = args
         .threads
@@ -291,7 +303,8 @@ pub fn run(args: SelfplayArgs) -> i32 {
     for r in &played {
         by_pair.entry(r.pair).or_default().push(r.score.unwrap_or(0.0));
     }
-    let means: Vec<f64> = by_pair.values().map(|v| v.iter().sum::<f64>() / v.len() as f64).collect();
+    let means: Vec<f64> =
+        by_pair.values().map(|v| v.iter().sum::<f64>() / v.len() as f64).collect();
     let m = means.iter().sum::<f64>() / means.len().max(1) as f64;
     let var = if means.len() > 1 {
         means.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (means.len() - 1) as f64
@@ -300,7 +313,14 @@ pub fn run(args: SelfplayArgs) -> i32 {
     };
     let ci = 1.96 * (var / means.len().max(1) as f64).sqrt();
     let illegal: usize = results.iter().map(|r| r.illegal).sum();
-    println!("A ({}) against B ({}): W {} D {} L {}", a.level.name(), b.level.name(), wins, draws, losses);
+    println!(
+        "A ({}) against B ({}): W {} D {} L {}",
+        a.level.name(),
+        b.level.name(),
+        wins,
+        draws,
+        losses
+    );
     println!("score of A: {:.3} ± {:.3} (95% CI, {} games)", score, ci, played.len());
     let mut endings: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     for r in &played {
@@ -339,7 +359,11 @@ pub fn run(args: SelfplayArgs) -> i32 {
     }
     println!("elapsed: {:.1} s", started.elapsed().as_secs_f64());
     if results.len() < pairs * 2 {
-        println!("stopped by --max-minutes: {} of {} games played (whole pairs only)", results.len(), pairs * 2);
+        println!(
+            "stopped by --max-minutes: {} of {} games played (whole pairs only)",
+            results.len(),
+            pairs * 2
+        );
     }
     if illegal > 0 || crashes > 0 {
         1

@@ -18,7 +18,11 @@ pub struct Account {
 
 impl Account {
     pub fn identity(&self) -> crate::auth::Identity {
-        crate::auth::Identity { account_id: self.id, name: self.username.clone(), guest: self.is_guest }
+        crate::auth::Identity {
+            account_id: self.id,
+            name: self.username.clone(),
+            guest: self.is_guest,
+        }
     }
 }
 
@@ -56,6 +60,8 @@ pub fn insert(
 }
 
 pub fn set_password_hash(conn: &mut DbConn, id: i64, hash: &str) -> AppResult<()> {
-    diesel::update(accounts::table.find(id)).set(accounts::password_hash.eq(Some(hash))).execute(conn)?;
+    diesel::update(accounts::table.find(id))
+        .set(accounts::password_hash.eq(Some(hash)))
+        .execute(conn)?;
     Ok(())
 }

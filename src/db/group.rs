@@ -45,7 +45,8 @@ impl GroupCommit {
         let mut conn = manager.connect().map_err(|e| format!("group commit connection: {e}"))?;
         let sqlite = matches!(manager.backend, Backend::Sqlite(_));
         if sqlite {
-            conn.batch_execute("PRAGMA wal_autocheckpoint = 0;").map_err(|e| format!("group commit connection: {e}"))?;
+            conn.batch_execute("PRAGMA wal_autocheckpoint = 0;")
+                .map_err(|e| format!("group commit connection: {e}"))?;
         }
         let (tx, rx) = mpsc::channel::<Job>();
         let me = Arc::new(GroupCommit { tx });
@@ -109,7 +110,10 @@ fn writer(manager: DbManager, mut conn: DbConn, rx: mpsc::Receiver<Job>) {
             continue;
         }
         if works.len() > 1 {
-            tracing::warn!(writes = works.len(), "group commit: a write failed; running the group's writes one by one");
+            tracing::warn!(
+                writes = works.len(),
+                "group commit: a write failed; running the group's writes one by one"
+            );
         }
         if manager.is_valid(&mut conn).is_err() {
             match manager.connect() {

@@ -39,7 +39,8 @@ impl Backend {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             return Ok(Backend::Postgres);
         }
-        let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+        let path =
+            url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
         if path.is_empty() {
             return Err("invalid configuration: database.url names no SQLite file".into());
         }
@@ -87,7 +88,8 @@ impl ManageConnection for DbManager {
                 .map(DbConn::Pg)
                 .map_err(diesel::r2d2::Error::ConnectionError),
             Backend::Sqlite(path) => {
-                let mut conn = diesel::SqliteConnection::establish(path).map_err(diesel::r2d2::Error::ConnectionError)?;
+                let mut conn = diesel::SqliteConnection::establish(path)
+                    .map_err(diesel::r2d2::Error::ConnectionError)?;
                 conn.batch_execute(
                     "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
                      PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
@@ -129,8 +131,9 @@ impl Db {
             if path != ":memory:" && !path.starts_with("file:") {
                 if let Some(dir) = std::path::Path::new(path).parent() {
                     if !dir.as_os_str().is_empty() {
-                        std::fs::create_dir_all(dir)
-                            .map_err(|e| format!("cannot create the database directory {}: {e}", dir.display()))?;
+                        std::fs::create_dir_all(dir).map_err(|e| {
+                            format!("cannot create the database directory {}: {e}", dir.display())
+                        })?;
                     }
                 }
             }

@@ -59,7 +59,12 @@ pub struct AccountView {
 
 impl From<&Account> for AccountView {
     fn from(a: &Account) -> Self {
-        AccountView { id: a.id, username: a.username.clone(), guest: a.is_guest, created_at: a.created_at }
+        AccountView {
+            id: a.id,
+            username: a.username.clone(),
+            guest: a.is_guest,
+            created_at: a.created_at,
+        }
     }
 }
 
@@ -74,7 +79,13 @@ pub struct Session {
     pub refresh_token: String,
 }
 
-fn cookie<'c>(name: &'c str, value: String, path: &'c str, max_age_secs: i64, secure: bool) -> Cookie<'c> {
+fn cookie<'c>(
+    name: &'c str,
+    value: String,
+    path: &'c str,
+    max_age_secs: i64,
+    secure: bool,
+) -> Cookie<'c> {
     Cookie::build(name, value)
         .path(path)
         .http_only(true)
@@ -103,16 +114,30 @@ async fn start_session(
             // writer connection would contend with live play's writes for the database lock
             let token = refresh::new_token();
             let t = token.clone();
-            state.db.write_grouped(move |conn| refresh::insert_token(conn, id, &family, &t, ttl)).await?;
+            state
+                .db
+                .write_grouped(move |conn| refresh::insert_token(conn, id, &family, &t, ttl))
+                .await?;
             token
         }
     };
     let secure = state.config.auth.cookie_secure;
     let refresh_age = (state.config.auth.refresh_ttl_days * 86_400) as i64;
     resp.cookie(cookie(auth::ACCESS_COOKIE, access_token.clone(), "/", expires_in as i64, secure));
-    resp.cookie(cookie(auth::REFRESH_COOKIE, refresh_token.clone(), auth::REFRESH_COOKIE_PATH, refresh_age, secure));
+    resp.cookie(cookie(
+        auth::REFRESH_COOKIE,
+        refresh_token.clone(),
+        auth::REFRESH_COOKIE_PATH,
+        refresh_age,
+        secure,
+    ));
     resp.insert_header(("Cache-Control", "no-store"));
-    Ok(resp.json(Session { account: AccountView::from(&account), access_token, expires_in, refresh_token }))
+    Ok(resp.json(Session {
+        account: AccountView::from(&account),
+        access_token,
+        expires_in,
+        refresh_token,
+    }))
 }
 
 /// Register an account and log it in.
@@ -123,11 +148,18 @@ async fn start_session(
     (status = 413, description = "`payload_too_large`", body = crate::http::openapi::ErrorResponse),
     (status = 429, description = "`rate_limited` (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/register")]
-pub async fn register(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Credentials>) -> AppResult<HttpResponse> {
+pub async fn register(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<Credentials>,
+) -> AppResult<HttpResponse> {
     let Credentials { username, password } = body.into_inner();
     let key = password::check_username(&username)?;
     password::check_password(&password, &username)?;
-    limits::check(&state.auth.limits.register_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    limits::check(
+        &state.auth.limits.register_ip,
+        &client_ip(&req, state.config.server.trust_proxy),
+    )?;
     let taken = {
         let key = key.clone();
         state.db.run(move |conn| repo::by_key(conn, &key)).await?.is_some()
@@ -159,11 +191,16 @@ pub async fn register(state: web::Data<AppState>, req: HttpRequest, body: web::J
     (status = 401, description = "`invalid_credentials`", body = crate::http::openapi::ErrorResponse),
     (status = 429, description = "`rate_limited`: more than 10 attempts per account or 200 per IP in 10 minutes", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/login")]
-pub async fn login(state: web::Data<AppState>, req: HttpRequest, body: web::Json<Credentials>) -> AppResult<HttpResponse> {
+pub async fn login(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<Credentials>,
+) -> AppResult<HttpResponse> {
     let Credentials { username, password } = body.into_inner();
     let limits = &state.auth.limits;
     limits::check(&limits.login_ip, &client_ip(&req, state.config.server.trust_proxy))?;
-    let key: String = password::username_key(&username).chars().take(password::USERNAME_MAX + 1).collect();
+    let key: String =
+        password::username_key(&username).chars().take(password::USERNAME_MAX + 1).collect();
     limits::check(&limits.login_account, &key)?;
     let bad = || AppError::unauthorized("invalid_credentials", "wrong username or password");
     if password.chars().count() > password::PASSWORD_MAX {
@@ -176,7 +213,9 @@ pub async fn login(state: web::Data<AppState>, req: HttpRequest, body: web::Json
     let phc = account.as_ref().and_then(|a| a.password_hash.clone());
     let ok = state.auth.verify_password(password, phc).await?;
     match account {
-        Some(a) if ok && !a.is_guest => start_session(&state, a, None, None, HttpResponse::Ok()).await,
+        Some(a) if ok && !a.is_guest => {
+            start_session(&state, a, None, None, HttpResponse::Ok()).await
+        }
         _ => Err(bad()),
     }
 }
@@ -216,7 +255,11 @@ pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Ht
     (status = 400, description = "`invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`unauthorized` (no token), `invalid_token`, `token_expired`, `refresh_reused`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/refresh")]
-pub async fn refresh_session(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -> AppResult<HttpResponse> {
+pub async fn refresh_session(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> AppResult<HttpResponse> {
     let token = refresh_token_of(&req, &body)?
         .ok_or_else(|| AppError::unauthorized("unauthorized", "no refresh token"))?;
     let ttl = state.config.auth.refresh_ttl_days;
@@ -224,8 +267,9 @@ pub async fn refresh_session(state: web::Data<AppState>, req: HttpRequest, body:
         .db
         .run(move |conn| {
             let (account_id, fresh) = refresh::rotate(conn, &token, ttl)?;
-            let account = repo::by_id(conn, account_id)?
-                .ok_or_else(|| AppError::unauthorized("invalid_token", "the account no longer exists"))?;
+            let account = repo::by_id(conn, account_id)?.ok_or_else(|| {
+                AppError::unauthorized("invalid_token", "the account no longer exists")
+            })?;
             Ok((account, fresh))
         })
         .await?;
@@ -244,7 +288,11 @@ fn refresh_token_of(req: &HttpRequest, body: &[u8]) -> AppResult<Option<String>>
     (status = 204, description = "logged out; cookies cleared"),
     (status = 400, description = "`invalid_json`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/logout")]
-pub async fn logout(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -> AppResult<HttpResponse> {
+pub async fn logout(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> AppResult<HttpResponse> {
     if let Some(token) = refresh_token_of(&req, &body)? {
         state.db.run(move |conn| refresh::revoke_by_token(conn, &token)).await?;
     }
@@ -261,11 +309,10 @@ pub async fn logout(state: web::Data<AppState>, req: HttpRequest, body: web::Byt
     (status = 401, description = "`unauthorized`, `invalid_token`, `token_expired`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/auth/me")]
 pub async fn me(state: web::Data<AppState>, who: Identity) -> AppResult<web::Json<AccountView>> {
-    let account = state
-        .db
-        .run(move |conn| repo::by_id(conn, who.account_id))
-        .await?
-        .ok_or_else(|| AppError::unauthorized("invalid_token", "the account no longer exists"))?;
+    let account =
+        state.db.run(move |conn| repo::by_id(conn, who.account_id)).await?.ok_or_else(|| {
+            AppError::unauthorized("invalid_token", "the account no longer exists")
+        })?;
     Ok(web::Json(AccountView::from(&account)))
 }
 
@@ -284,11 +331,10 @@ pub async fn change_password(
     body: web::Json<ChangePassword>,
 ) -> AppResult<HttpResponse> {
     let ChangePassword { current_password, new_password } = body.into_inner();
-    let account = state
-        .db
-        .run(move |conn| repo::by_id(conn, who.account_id))
-        .await?
-        .ok_or_else(|| AppError::unauthorized("invalid_token", "the account no longer exists"))?;
+    let account =
+        state.db.run(move |conn| repo::by_id(conn, who.account_id)).await?.ok_or_else(|| {
+            AppError::unauthorized("invalid_token", "the account no longer exists")
+        })?;
     limits::check(&state.auth.limits.login_account, &account.username_key)?;
     if !state.auth.verify_password(current_password, account.password_hash.clone()).await? {
         return Err(AppError::unauthorized("invalid_credentials", "the current password is wrong"));
@@ -308,4 +354,3 @@ pub async fn change_password(
         .await?;
     start_session(&state, account, None, None, HttpResponse::Ok()).await
 }
-

@@ -43,15 +43,21 @@ pub struct FormationView {
 fn check(input: &FormationInput) -> AppResult<()> {
     let n = input.name.trim();
     if n.is_empty() || n.chars().count() > MAX_NAME {
-        return Err(AppError::bad_request("invalid_name", format!("a formation name has 1 to {MAX_NAME} characters")));
+        return Err(AppError::bad_request(
+            "invalid_name",
+            format!("a formation name has 1 to {MAX_NAME} characters"),
+        ));
     }
     Deployment::from_formation(Seat::S, &input.formation, &Options::default())
         .map_err(|e| AppError::bad_request(e.code(), e.to_string()))?;
     Ok(())
 }
 
-fn row_to_view((id, name, data, created_at): (i64, String, String, NaiveDateTime)) -> AppResult<FormationView> {
-    let formation = serde_json::from_str(&data).map_err(|e| AppError::internal(format!("stored formation: {e}")))?;
+fn row_to_view(
+    (id, name, data, created_at): (i64, String, String, NaiveDateTime),
+) -> AppResult<FormationView> {
+    let formation = serde_json::from_str(&data)
+        .map_err(|e| AppError::internal(format!("stored formation: {e}")))?;
     Ok(FormationView { id, name, formation, created_at })
 }
 
@@ -65,7 +71,11 @@ fn one(conn: &mut DbConn, account: i64, id: i64) -> AppResult<FormationView> {
 }
 
 fn name_taken(e: diesel::result::Error) -> AppError {
-    if let diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _) = e {
+    if let diesel::result::Error::DatabaseError(
+        diesel::result::DatabaseErrorKind::UniqueViolation,
+        _,
+    ) = e
+    {
         AppError::conflict("formation_name_taken", "you already have a formation with this name")
     } else {
         e.into()
@@ -86,7 +96,12 @@ pub async fn list(state: web::Data<AppState>, who: AccountOnly) -> AppResult<Htt
             let rows: Vec<(i64, String, String, NaiveDateTime)> = formations::table
                 .filter(formations::account_id.eq(account))
                 .order(formations::id.asc())
-                .select((formations::id, formations::name, formations::data, formations::created_at))
+                .select((
+                    formations::id,
+                    formations::name,
+                    formations::data,
+                    formations::created_at,
+                ))
                 .load(c)?;
             rows.into_iter().map(row_to_view).collect::<AppResult<Vec<_>>>()
         })
@@ -100,7 +115,11 @@ pub async fn list(state: web::Data<AppState>, who: AccountOnly) -> AppResult<Htt
     (status = 400, description = "`invalid_name`, a deployment error code (`flag_not_in_headquarters`, `wrong_count`, ...), `invalid_body`", body = crate::http::openapi::ErrorResponse),
     (status = 409, description = "`formation_name_taken`, `too_many_formations`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/formations")]
-pub async fn create(state: web::Data<AppState>, who: AccountOnly, body: web::Json<FormationInput>) -> AppResult<HttpResponse> {
+pub async fn create(
+    state: web::Data<AppState>,
+    who: AccountOnly,
+    body: web::Json<FormationInput>,
+) -> AppResult<HttpResponse> {
     let input = body.into_inner();
     check(&input)?;
     let account = who.0.account_id;
@@ -109,9 +128,15 @@ pub async fn create(state: web::Data<AppState>, who: AccountOnly, body: web::Jso
     let v = state
         .db
         .run(move |c| {
-            let n: i64 = formations::table.filter(formations::account_id.eq(account)).count().get_result(c)?;
+            let n: i64 = formations::table
+                .filter(formations::account_id.eq(account))
+                .count()
+                .get_result(c)?;
             if n >= MAX_FORMATIONS {
-                return Err(AppError::conflict("too_many_formations", format!("at most {MAX_FORMATIONS} formations")));
+                return Err(AppError::conflict(
+                    "too_many_formations",
+                    format!("at most {MAX_FORMATIONS} formations"),
+                ));
             }
             let id: i64 = diesel::insert_into(formations::table)
                 .values((
@@ -134,7 +159,11 @@ pub async fn create(state: web::Data<AppState>, who: AccountOnly, body: web::Jso
     (status = 200, body = FormationView),
     (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/formations/{id}")]
-pub async fn get_one(state: web::Data<AppState>, who: AccountOnly, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn get_one(
+    state: web::Data<AppState>,
+    who: AccountOnly,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let (account, id) = (who.0.account_id, path.into_inner());
     let v = state.db.run(move |c| one(c, account, id)).await?;
     Ok(HttpResponse::Ok().json(v))
@@ -147,7 +176,12 @@ pub async fn get_one(state: web::Data<AppState>, who: AccountOnly, path: web::Pa
     (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse),
     (status = 409, description = "`formation_name_taken`", body = crate::http::openapi::ErrorResponse)))]
 #[put("/api/formations/{id}")]
-pub async fn replace(state: web::Data<AppState>, who: AccountOnly, path: web::Path<i64>, body: web::Json<FormationInput>) -> AppResult<HttpResponse> {
+pub async fn replace(
+    state: web::Data<AppState>,
+    who: AccountOnly,
+    path: web::Path<i64>,
+    body: web::Json<FormationInput>,
+) -> AppResult<HttpResponse> {
     let input = body.into_inner();
     check(&input)?;
     let (account, id) = (who.0.account_id, path.into_inner());
@@ -156,10 +190,13 @@ pub async fn replace(state: web::Data<AppState>, who: AccountOnly, path: web::Pa
     let v = state
         .db
         .run(move |c| {
-            let n = diesel::update(formations::table.filter(formations::id.eq(id).and(formations::account_id.eq(account))))
-                .set((formations::name.eq(&name), formations::data.eq(&data)))
-                .execute(c)
-                .map_err(name_taken)?;
+            let n = diesel::update(
+                formations::table
+                    .filter(formations::id.eq(id).and(formations::account_id.eq(account))),
+            )
+            .set((formations::name.eq(&name), formations::data.eq(&data)))
+            .execute(c)
+            .map_err(name_taken)?;
             if n == 0 {
                 return Err(AppError::NotFound { what: "formation" });
             }
@@ -174,12 +211,20 @@ pub async fn replace(state: web::Data<AppState>, who: AccountOnly, path: web::Pa
     (status = 204, description = "deleted"),
     (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
 #[delete("/api/formations/{id}")]
-pub async fn remove(state: web::Data<AppState>, who: AccountOnly, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn remove(
+    state: web::Data<AppState>,
+    who: AccountOnly,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let (account, id) = (who.0.account_id, path.into_inner());
     let n = state
         .db
         .run(move |c| {
-            Ok(diesel::delete(formations::table.filter(formations::id.eq(id).and(formations::account_id.eq(account)))).execute(c)?)
+            Ok(diesel::delete(
+                formations::table
+                    .filter(formations::id.eq(id).and(formations::account_id.eq(account))),
+            )
+            .execute(c)?)
         })
         .await?;
     if n == 0 {

@@ -35,12 +35,23 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
     let finished = g.state == "finished";
     let (record, public) = match (&g.deployments, finished) {
         (Some(d), true) => (
-            json!(GameRecord { options: g.options, deployments: d.clone(), actions: g.actions.clone() }),
+            json!(GameRecord {
+                options: g.options,
+                deployments: d.clone(),
+                actions: g.actions.clone()
+            }),
             serde_json::Value::Null,
         ),
         (Some(d), false) => {
-            let rec = GameRecord { options: g.options, deployments: d.clone(), actions: g.actions.clone() };
-            let view = rec.replay().map(|game| json!(game.view(Viewer::Spectator))).unwrap_or(serde_json::Value::Null);
+            let rec = GameRecord {
+                options: g.options,
+                deployments: d.clone(),
+                actions: g.actions.clone(),
+            };
+            let view = rec
+                .replay()
+                .map(|game| json!(game.view(Viewer::Spectator)))
+                .unwrap_or(serde_json::Value::Null);
             (serde_json::Value::Null, json!({"view": view, "actions": g.actions}))
         }
         (None, _) => (serde_json::Value::Null, json!({"view": null, "actions": []})),
@@ -57,7 +68,11 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
     (status = 200, description = "list of `{id, kind, state, seat, seats, result, team_result, escaped, surrendered, created_at, finished_at}`", body = Object),
     (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/me/games")]
-pub async fn my_games(state: web::Data<AppState>, who: Identity, q: web::Query<Page>) -> AppResult<HttpResponse> {
+pub async fn my_games(
+    state: web::Data<AppState>,
+    who: Identity,
+    q: web::Query<Page>,
+) -> AppResult<HttpResponse> {
     let (account, limit, before) = (who.account_id, q.limit.unwrap_or(20), q.before);
     let v = state.db.run(move |c| store::list_games(c, account, limit, before)).await?;
     Ok(HttpResponse::Ok().json(v))
@@ -68,7 +83,11 @@ pub async fn my_games(state: web::Data<AppState>, who: Identity, q: web::Query<P
     (status = 200, description = "same items as /api/me/games", body = Object),
     (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/accounts/{name}/games")]
-pub async fn account_games(state: web::Data<AppState>, path: web::Path<String>, q: web::Query<Page>) -> AppResult<HttpResponse> {
+pub async fn account_games(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    q: web::Query<Page>,
+) -> AppResult<HttpResponse> {
     let (name, limit, before) = (path.into_inner(), q.limit.unwrap_or(20), q.before);
     if name.chars().count() > 64 {
         return Err(AppError::NotFound { what: "account" });

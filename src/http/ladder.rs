@@ -36,7 +36,10 @@ impl PageQuery {
     fn per_page(&self) -> AppResult<i64> {
         let n = self.per_page.unwrap_or(DEFAULT_PER_PAGE);
         if !(1..=MAX_PER_PAGE).contains(&n) {
-            return Err(AppError::bad_request("invalid_paging", format!("per_page must be between 1 and {MAX_PER_PAGE}")));
+            return Err(AppError::bad_request(
+                "invalid_paging",
+                format!("per_page must be between 1 and {MAX_PER_PAGE}"),
+            ));
         }
         Ok(n)
     }
@@ -112,7 +115,14 @@ pub async fn leaderboard_me(
             Ok((total, me, page, rows))
         })
         .await?;
-    Ok(HttpResponse::Ok().json(LeaderboardPage { ladder, page, per_page, total, rows, me: Some(me) }))
+    Ok(HttpResponse::Ok().json(LeaderboardPage {
+        ladder,
+        page,
+        per_page,
+        total,
+        rows,
+        me: Some(me),
+    }))
 }
 
 /// Join a ladder's matchmaking queue. When the match is complete the game is created in its
@@ -173,6 +183,9 @@ pub async fn queue_status(
     security(("bearer" = []), ("cookie" = [])),
     responses((status = 200, body = QueueStatus), (status = 403, description = "guest_not_allowed", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/queue")]
-pub async fn queue_status_any(state: web::Data<AppState>, AccountOnly(who): AccountOnly) -> AppResult<HttpResponse> {
+pub async fn queue_status_any(
+    state: web::Data<AppState>,
+    AccountOnly(who): AccountOnly,
+) -> AppResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(state.ladder.queues.status(who.account_id)))
 }

@@ -29,19 +29,30 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
 /// Map a JSON extraction error to our error codes.
 pub fn json_error(err: JsonPayloadError) -> AppError {
     match err {
-        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => AppError::PayloadTooLarge,
-        JsonPayloadError::ContentType => {
-            AppError::bad_request("unsupported_content_type", "the body must be JSON (Content-Type: application/json)")
+        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+            AppError::PayloadTooLarge
         }
-        JsonPayloadError::Deserialize(e) if e.is_data() => AppError::bad_request("invalid_body", e.to_string()),
-        JsonPayloadError::Deserialize(e) => AppError::bad_request("invalid_json", format!("malformed JSON: {e}")),
-        JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => AppError::PayloadTooLarge,
+        JsonPayloadError::ContentType => AppError::bad_request(
+            "unsupported_content_type",
+            "the body must be JSON (Content-Type: application/json)",
+        ),
+        JsonPayloadError::Deserialize(e) if e.is_data() => {
+            AppError::bad_request("invalid_body", e.to_string())
+        }
+        JsonPayloadError::Deserialize(e) => {
+            AppError::bad_request("invalid_json", format!("malformed JSON: {e}"))
+        }
+        JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => {
+            AppError::PayloadTooLarge
+        }
         _ => AppError::bad_request("invalid_json", "the body could not be read as JSON"),
     }
 }
 
 /// Parse an optional JSON body read as bytes (empty = `None`), with the same error codes.
-pub fn parse_optional_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<Option<T>, AppError> {
+pub fn parse_optional_json<T: serde::de::DeserializeOwned>(
+    body: &[u8],
+) -> Result<Option<T>, AppError> {
     if body.iter().all(|b| b.is_ascii_whitespace()) {
         return Ok(None);
     }
@@ -94,7 +105,9 @@ pub async fn observe(
 }
 
 /// Give error responses that are not JSON our `{"error": {"code", "message"}}` shape.
-fn json_errors<B: MessageBody + 'static>(res: ServiceResponse<B>) -> ServiceResponse<EitherBody<B>> {
+fn json_errors<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+) -> ServiceResponse<EitherBody<B>> {
     let status = res.status();
     let is_json = res
         .headers()
@@ -126,7 +139,9 @@ fn json_errors<B: MessageBody + 'static>(res: ServiceResponse<B>) -> ServiceResp
     let (req, old) = res.into_parts();
     let mut new = HttpResponse::build(status);
     for (name, value) in old.headers() {
-        if name != actix_web::http::header::CONTENT_TYPE && name != actix_web::http::header::CONTENT_LENGTH {
+        if name != actix_web::http::header::CONTENT_TYPE
+            && name != actix_web::http::header::CONTENT_LENGTH
+        {
             new.append_header((name.clone(), value.clone()));
         }
     }
@@ -140,7 +155,10 @@ pub fn client_ip(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
     let candidate = if trust_proxy { info.realip_remote_addr() } else { info.peer_addr() };
     candidate
         .and_then(|s| {
-            s.parse::<std::net::SocketAddr>().map(|a| a.ip()).ok().or_else(|| s.trim_matches(['[', ']']).parse::<IpAddr>().ok())
+            s.parse::<std::net::SocketAddr>()
+                .map(|a| a.ip())
+                .ok()
+                .or_else(|| s.trim_matches(['[', ']']).parse::<IpAddr>().ok())
         })
         .or_else(|| req.peer_addr().map(|a| a.ip()))
         .unwrap_or(IpAddr::from([0, 0, 0, 0]))

@@ -79,7 +79,9 @@ impl Modify for SecuritySchemes {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "bearer",
-            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+            SecurityScheme::Http(
+                HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build(),
+            ),
         );
         components.add_security_scheme(
             "cookie",
@@ -88,7 +90,8 @@ impl Modify for SecuritySchemes {
     }
 }
 
-static SPEC: LazyLock<String> = LazyLock::new(|| ApiDoc::openapi().to_json().expect("OpenAPI serializes"));
+static SPEC: LazyLock<String> =
+    LazyLock::new(|| ApiDoc::openapi().to_json().expect("OpenAPI serializes"));
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(openapi_json);

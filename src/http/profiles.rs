@@ -14,7 +14,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     params(("username" = String, Path, description = "case-insensitive")),
     responses((status = 200, body = Profile), (status = 404, description = "no such player (guests have no profile)", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/profiles/{username}")]
-pub async fn get_profile(state: web::Data<AppState>, path: web::Path<String>) -> AppResult<HttpResponse> {
+pub async fn get_profile(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> AppResult<HttpResponse> {
     let name = path.into_inner();
     let p: Profile = state.db.run(move |c| profile::profile(c, &name)).await?;
     Ok(HttpResponse::Ok().json(p))

@@ -37,9 +37,14 @@ pub async fn list_rooms(state: web::Data<AppState>) -> HttpResponse {
     (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse),
     (status = 409, description = "`too_many_rooms`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/rooms")]
-pub async fn create_room(state: web::Data<AppState>, who: Identity, body: web::Json<CreateRoom>) -> AppResult<HttpResponse> {
+pub async fn create_room(
+    state: web::Data<AppState>,
+    who: Identity,
+    body: web::Json<CreateRoom>,
+) -> AppResult<HttpResponse> {
     let b = body.into_inner();
-    let options = crate::live::parse_options(b.options).map_err(|e| AppError::bad_request(e.code, e.message))?;
+    let options = crate::live::parse_options(b.options)
+        .map_err(|e| AppError::bad_request(e.code, e.message))?;
     let who = Who { account_id: who.account_id, name: who.name, guest: who.guest };
     let (room, invite) = state.live.create_room(&who, b.public.unwrap_or(true), options)?;
     Ok(HttpResponse::Created().json(json!({"room": room, "invite": invite})))
@@ -56,14 +61,24 @@ pub struct WsQuery {
     (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`", body = crate::http::openapi::ErrorResponse),
     (status = 403, description = "`origin_not_allowed`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/ws")]
-pub async fn ws(state: web::Data<AppState>, req: HttpRequest, body: web::Payload) -> Result<HttpResponse, actix_web::Error> {
+pub async fn ws(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Payload,
+) -> Result<HttpResponse, actix_web::Error> {
     let token = crate::auth::access_token_of(&req).or_else(|| {
-        web::Query::<WsQuery>::from_query(req.query_string()).ok().and_then(|q| q.into_inner().token)
+        web::Query::<WsQuery>::from_query(req.query_string())
+            .ok()
+            .and_then(|q| q.into_inner().token)
     });
     let token = token.ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
     let id = state.auth.verify_access(&token)?;
     if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
-        return Err(AppError::forbidden("origin_not_allowed", "this origin may not open a WebSocket").into());
+        return Err(AppError::forbidden(
+            "origin_not_allowed",
+            "this origin may not open a WebSocket",
+        )
+        .into());
     }
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
     socket::start(&req, body, state.live.clone(), who)

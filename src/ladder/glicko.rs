@@ -158,7 +158,8 @@ mod tests {
     #[test]
     fn glickman_example() {
         let p = Rating { rating: 1500.0, rd: 200.0, volatility: 0.06 };
-        let n = update(p, &[(r(1400.0, 30.0), 1.0), (r(1550.0, 100.0), 0.0), (r(1700.0, 300.0), 0.0)]);
+        let n =
+            update(p, &[(r(1400.0, 30.0), 1.0), (r(1550.0, 100.0), 0.0), (r(1700.0, 300.0), 0.0)]);
         assert!((n.rating - 1464.06).abs() < 0.05, "{n:?}");
         assert!((n.rd - 151.52).abs() < 0.05, "{n:?}");
         assert!((n.volatility - 0.05999).abs() < 0.00001, "{n:?}");
@@ -196,9 +197,11 @@ mod tests {
 
     #[test]
     fn balancing_pairs_strong_with_weak() {
-        let teams = balance_four([r(2000.0, 50.0), r(1900.0, 50.0), r(1100.0, 50.0), r(1000.0, 50.0)]);
+        let teams =
+            balance_four([r(2000.0, 50.0), r(1900.0, 50.0), r(1100.0, 50.0), r(1000.0, 50.0)]);
         assert_eq!(teams, [[0, 3], [1, 2]]);
-        let teams = balance_four([r(1000.0, 50.0), r(2000.0, 50.0), r(1900.0, 50.0), r(1100.0, 50.0)]);
+        let teams =
+            balance_four([r(1000.0, 50.0), r(2000.0, 50.0), r(1900.0, 50.0), r(1100.0, 50.0)]);
         assert_eq!(teams, [[0, 1], [2, 3]]);
     }
 }

@@ -42,12 +42,18 @@ fn to_row(rank: i64, r: RawRow) -> Row {
 
 /// Number of players on the ladder.
 pub fn total(conn: &mut DbConn, ladder: LadderKind) -> AppResult<i64> {
-    let buckets: Vec<i64> = lpc::table.filter(lpc::ladder.eq(ladder.as_str())).select(lpc::n).load(conn)?;
+    let buckets: Vec<i64> =
+        lpc::table.filter(lpc::ladder.eq(ladder.as_str())).select(lpc::n).load(conn)?;
     Ok(buckets.into_iter().sum())
 }
 
 /// `limit` rows starting at 0-based position `offset`.
-pub fn rows_at(conn: &mut DbConn, ladder: LadderKind, offset: i64, limit: i64) -> AppResult<Vec<Row>> {
+pub fn rows_at(
+    conn: &mut DbConn,
+    ladder: LadderKind,
+    offset: i64,
+    limit: i64,
+) -> AppResult<Vec<Row>> {
     // Find the bucket (points value) holding position `offset`.
     let buckets: Vec<(i32, i64)> = lpc::table
         .filter(lpc::ladder.eq(ladder.as_str()))
@@ -80,12 +86,24 @@ pub fn rows_at(conn: &mut DbConn, ladder: LadderKind, offset: i64, limit: i64) -
         .inner_join(accounts::table)
         .filter(ls::ladder.eq(ladder.as_str()))
         .filter(ls::account_id.eq_any(&ids))
-        .select((ls::account_id, accounts::username, ls::points, ls::games, ls::wins, ls::draws, ls::losses, ls::surrenders, ls::escapes))
+        .select((
+            ls::account_id,
+            accounts::username,
+            ls::points,
+            ls::games,
+            ls::wins,
+            ls::draws,
+            ls::losses,
+            ls::surrenders,
+            ls::escapes,
+        ))
         .load(conn)?;
     Ok(ids
         .iter()
         .enumerate()
-        .filter_map(|(i, id)| raw.iter().find(|r| r.0 == *id).map(|r| to_row(offset + i as i64 + 1, r.clone())))
+        .filter_map(|(i, id)| {
+            raw.iter().find(|r| r.0 == *id).map(|r| to_row(offset + i as i64 + 1, r.clone()))
+        })
         .collect())
 }
 
@@ -95,7 +113,17 @@ pub fn row_of(conn: &mut DbConn, ladder: LadderKind, account_id: i64) -> AppResu
         .inner_join(accounts::table)
         .filter(ls::ladder.eq(ladder.as_str()))
         .filter(ls::account_id.eq(account_id))
-        .select((ls::account_id, accounts::username, ls::points, ls::games, ls::wins, ls::draws, ls::losses, ls::surrenders, ls::escapes))
+        .select((
+            ls::account_id,
+            accounts::username,
+            ls::points,
+            ls::games,
+            ls::wins,
+            ls::draws,
+            ls::losses,
+            ls::surrenders,
+            ls::escapes,
+        ))
         .first(conn)
         .optional()?;
     let Some(raw) = raw else { return Ok(None) };
@@ -105,17 +133,15 @@ pub fn row_of(conn: &mut DbConn, ladder: LadderKind, account_id: i64) -> AppResu
         .filter(lpc::points.gt(points))
         .select(lpc::n)
         .load(conn)?;
-    let same_ahead: i64 = ls::table
-        .filter(ls::ladder.eq(ladder.as_str()))
-        .filter(ls::points.eq(points))
-        .filter(
-            ls::wins
-                .gt(wins)
-                .or(ls::wins.eq(wins).and(ls::escapes.lt(escapes)))
-                .or(ls::wins.eq(wins).and(ls::escapes.eq(escapes)).and(ls::account_id.lt(account_id))),
-        )
-        .count()
-        .get_result(conn)?;
+    let same_ahead: i64 =
+        ls::table
+            .filter(ls::ladder.eq(ladder.as_str()))
+            .filter(ls::points.eq(points))
+            .filter(ls::wins.gt(wins).or(ls::wins.eq(wins).and(ls::escapes.lt(escapes))).or(
+                ls::wins.eq(wins).and(ls::escapes.eq(escapes)).and(ls::account_id.lt(account_id)),
+            ))
+            .count()
+            .get_result(conn)?;
     let rank = above.into_iter().sum::<i64>() + same_ahead + 1;
     Ok(Some(to_row(rank, raw)))
 }

@@ -51,7 +51,10 @@ impl LadderKind {
     /// Parse a path segment, or a 404-style error with a stable code.
     pub fn from_path(s: &str) -> crate::error::AppResult<LadderKind> {
         LadderKind::parse(s).ok_or_else(|| {
-            crate::error::AppError::bad_request("unknown_ladder", format!("unknown ladder {s:?}: use ranked or ranked_dual"))
+            crate::error::AppError::bad_request(
+                "unknown_ladder",
+                format!("unknown ladder {s:?}: use ranked or ranked_dual"),
+            )
         })
     }
 }

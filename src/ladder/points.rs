@@ -44,7 +44,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 5] = [Outcome::Win, Outcome::Draw, Outcome::Loss, Outcome::Surrender, Outcome::Escape];
+    pub const ALL: [Outcome; 5] =
+        [Outcome::Win, Outcome::Draw, Outcome::Loss, Outcome::Surrender, Outcome::Escape];
 
     /// Ladder points for this line.
     pub fn points(self) -> i32 {
@@ -136,7 +137,12 @@ pub fn account_outcome(game: &FinishedGame, seats: &[Seat]) -> Option<Outcome> {
 }
 
 /// The line for a player of `team` given whether any of its seats surrendered / escaped.
-pub fn outcome_from_flags(status: Status, team: Team, surrendered: bool, escaped: bool) -> Option<Outcome> {
+pub fn outcome_from_flags(
+    status: Status,
+    team: Team,
+    surrendered: bool,
+    escaped: bool,
+) -> Option<Outcome> {
     if escaped {
         Some(Outcome::Escape)
     } else if surrendered {
@@ -170,7 +176,9 @@ pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
             (0..4).all(|i| (i + 1..4).all(|j| ids[i] != ids[j]))
         }
         LadderKind::RankedDual => {
-            acc(Seat::N) == acc(Seat::S) && acc(Seat::E) == acc(Seat::W) && acc(Seat::N) != acc(Seat::E)
+            acc(Seat::N) == acc(Seat::S)
+                && acc(Seat::E) == acc(Seat::W)
+                && acc(Seat::N) != acc(Seat::E)
         }
     };
     if ok {
@@ -189,7 +197,13 @@ pub fn results(game: &FinishedGame) -> Result<Vec<PlayerResult>, NotCounted> {
         let Some(id) = game.seats[seat.index()].account_id else { continue };
         match out.iter_mut().find(|r| r.account_id == id) {
             Some(r) => r.seats.push(seat),
-            None => out.push(PlayerResult { account_id: id, ladder, team: seat.team(), seats: vec![seat], outcome: Outcome::Loss }),
+            None => out.push(PlayerResult {
+                account_id: id,
+                ladder,
+                team: seat.team(),
+                seats: vec![seat],
+                outcome: Outcome::Loss,
+            }),
         }
     }
     for r in &mut out {
@@ -223,12 +237,24 @@ mod tests {
 
     /// Ranked game with accounts N=1, E=2, S=3, W=4.
     fn ranked(status: Status) -> FinishedGame {
-        FinishedGame { game_id: 7, kind: GameKind::Ranked, seats: seated([1, 2, 3, 4]), status, reached_battle: true }
+        FinishedGame {
+            game_id: 7,
+            kind: GameKind::Ranked,
+            seats: seated([1, 2, 3, 4]),
+            status,
+            reached_battle: true,
+        }
     }
 
     /// Dual game: account 1 holds N+S, account 2 holds E+W.
     fn dual(status: Status) -> FinishedGame {
-        FinishedGame { game_id: 8, kind: GameKind::RankedDual, seats: seated([1, 2, 1, 2]), status, reached_battle: true }
+        FinishedGame {
+            game_id: 8,
+            kind: GameKind::RankedDual,
+            seats: seated([1, 2, 1, 2]),
+            status,
+            reached_battle: true,
+        }
     }
 
     fn outcome_of(g: &FinishedGame, id: i64) -> Outcome {
@@ -254,8 +280,24 @@ mod tests {
 
     #[test]
     fn win_and_loss() {
-        assert_eq!(all(&ranked(NS_WINS)), vec![(1, Outcome::Win, 3), (2, Outcome::Loss, 0), (3, Outcome::Win, 3), (4, Outcome::Loss, 0)]);
-        assert_eq!(all(&ranked(EW_WINS)), vec![(1, Outcome::Loss, 0), (2, Outcome::Win, 3), (3, Outcome::Loss, 0), (4, Outcome::Win, 3)]);
+        assert_eq!(
+            all(&ranked(NS_WINS)),
+            vec![
+                (1, Outcome::Win, 3),
+                (2, Outcome::Loss, 0),
+                (3, Outcome::Win, 3),
+                (4, Outcome::Loss, 0)
+            ]
+        );
+        assert_eq!(
+            all(&ranked(EW_WINS)),
+            vec![
+                (1, Outcome::Loss, 0),
+                (2, Outcome::Win, 3),
+                (3, Outcome::Loss, 0),
+                (4, Outcome::Win, 3)
+            ]
+        );
     }
 
     #[test]
@@ -269,14 +311,30 @@ mod tests {
     fn surrender_then_partner_wins() {
         let mut g = ranked(NS_WINS);
         g.seats[Seat::N.index()].surrendered = true;
-        assert_eq!(all(&g), vec![(1, Outcome::Surrender, 0), (2, Outcome::Loss, 0), (3, Outcome::Win, 3), (4, Outcome::Loss, 0)]);
+        assert_eq!(
+            all(&g),
+            vec![
+                (1, Outcome::Surrender, 0),
+                (2, Outcome::Loss, 0),
+                (3, Outcome::Win, 3),
+                (4, Outcome::Loss, 0)
+            ]
+        );
     }
 
     #[test]
     fn escape_then_partner_wins() {
         let mut g = ranked(EW_WINS);
         g.seats[Seat::W.index()].escaped = true;
-        assert_eq!(all(&g), vec![(1, Outcome::Loss, 0), (2, Outcome::Win, 3), (3, Outcome::Loss, 0), (4, Outcome::Escape, -2)]);
+        assert_eq!(
+            all(&g),
+            vec![
+                (1, Outcome::Loss, 0),
+                (2, Outcome::Win, 3),
+                (3, Outcome::Loss, 0),
+                (4, Outcome::Escape, -2)
+            ]
+        );
     }
 
     #[test]
@@ -284,7 +342,15 @@ mod tests {
         let mut g = ranked(DRAW);
         g.seats[Seat::E.index()].surrendered = true;
         g.seats[Seat::S.index()].escaped = true;
-        assert_eq!(all(&g), vec![(1, Outcome::Draw, 1), (2, Outcome::Surrender, 0), (3, Outcome::Escape, -2), (4, Outcome::Draw, 1)]);
+        assert_eq!(
+            all(&g),
+            vec![
+                (1, Outcome::Draw, 1),
+                (2, Outcome::Surrender, 0),
+                (3, Outcome::Escape, -2),
+                (4, Outcome::Draw, 1)
+            ]
+        );
         let mut g = ranked(NS_WINS);
         g.seats[Seat::E.index()].escaped = true;
         assert_eq!(outcome_of(&g, 2), Outcome::Escape);
@@ -295,7 +361,15 @@ mod tests {
         let mut g = ranked(NS_WINS);
         g.seats[Seat::E.index()].surrendered = true;
         g.seats[Seat::W.index()].surrendered = true;
-        assert_eq!(all(&g), vec![(1, Outcome::Win, 3), (2, Outcome::Surrender, 0), (3, Outcome::Win, 3), (4, Outcome::Surrender, 0)]);
+        assert_eq!(
+            all(&g),
+            vec![
+                (1, Outcome::Win, 3),
+                (2, Outcome::Surrender, 0),
+                (3, Outcome::Win, 3),
+                (4, Outcome::Surrender, 0)
+            ]
+        );
     }
 
     #[test]

@@ -63,7 +63,15 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
         .filter(games::state.eq("finished"))
         .order((games::id.desc(), gp::seat.asc()))
         .limit(2 * RECENT_GAMES as i64)
-        .select((games::id, games::kind, games::result, games::finished_at, gp::seat, gp::surrendered, gp::escaped))
+        .select((
+            games::id,
+            games::kind,
+            games::result,
+            games::finished_at,
+            gp::seat,
+            gp::surrendered,
+            gp::escaped,
+        ))
         .load(conn)?;
     // One entry per game (dual control holds two seats).
     let mut recent: Vec<(RecentGame, Option<Status>, bool, bool)> = vec![];
@@ -78,7 +86,15 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
             break;
         }
         let status = result.and_then(|r| serde_json::from_str::<Status>(&r).ok());
-        let g = RecentGame { game_id, kind, seats: vec![seat], outcome: None, points: None, finished_at, replay: format!("/api/games/{game_id}") };
+        let g = RecentGame {
+            game_id,
+            kind,
+            seats: vec![seat],
+            outcome: None,
+            points: None,
+            finished_at,
+            replay: format!("/api/games/{game_id}"),
+        };
         recent.push((g, status, surrendered, escaped));
     }
     let ids: Vec<i64> = recent.iter().map(|r| r.0.game_id).collect();
@@ -95,7 +111,9 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
                 g.points = Some(*points);
             } else {
                 let team = g.seats.first().and_then(|s| seat_of(s)).map(Seat::team);
-                g.outcome = status.zip(team).and_then(|(st, t)| outcome_from_flags(st, t, surrendered, escaped));
+                g.outcome = status
+                    .zip(team)
+                    .and_then(|(st, t)| outcome_from_flags(st, t, surrendered, escaped));
             }
             g
         })

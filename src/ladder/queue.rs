@@ -37,7 +37,12 @@ pub struct LadderConfig {
 
 impl Default for LadderConfig {
     fn default() -> Self {
-        LadderConfig { same_ip_rule: true, rating_window: 200.0, window_growth_per_sec: 25.0, tick_ms: 1000 }
+        LadderConfig {
+            same_ip_rule: true,
+            rating_window: 200.0,
+            window_growth_per_sec: 25.0,
+            tick_ms: 1000,
+        }
     }
 }
 
@@ -83,7 +88,13 @@ pub enum QueueStatus {
     /// A match was found and its game is being created.
     Matching { ladder: LadderKind },
     /// The match's game: join its room (`join_room`) to deploy.
-    Matched { ladder: LadderKind, game_id: i64, room: String, seats: Vec<String>, at: DateTime<Utc> },
+    Matched {
+        ladder: LadderKind,
+        game_id: i64,
+        room: String,
+        seats: Vec<String>,
+        at: DateTime<Utc>,
+    },
 }
 
 #[derive(Default)]
@@ -181,7 +192,8 @@ impl Queues {
         let mut st = self.state.lock().unwrap();
         let now = Utc::now();
         for id in m.accounts() {
-            st.matched.insert(id, (m.ladder, Some((game_id, room.to_string())), m.seats_of(id), now));
+            st.matched
+                .insert(id, (m.ladder, Some((game_id, room.to_string())), m.seats_of(id), now));
         }
     }
 
@@ -199,7 +211,8 @@ impl Queues {
     }
 
     fn compatible(&self, a: &Waiting, b: &Waiting) -> bool {
-        a.account_id != b.account_id && !(self.config.same_ip_rule && a.ip.is_some() && a.ip == b.ip)
+        a.account_id != b.account_id
+            && !(self.config.same_ip_rule && a.ip.is_some() && a.ip == b.ip)
     }
 
     fn find_matches(&self, st: &mut State, ladder: LadderKind, now: DateTime<Utc>) -> Vec<Match> {
@@ -265,7 +278,12 @@ fn seat(ladder: LadderKind, mut players: Vec<Waiting>) -> Match {
                 t.shuffle(&mut rng);
             }
             // teams[0] sits N+S, teams[1] sits E+W.
-            [who(&players[teams[0][0]]), who(&players[teams[1][0]]), who(&players[teams[0][1]]), who(&players[teams[1][1]])]
+            [
+                who(&players[teams[0][0]]),
+                who(&players[teams[1][0]]),
+                who(&players[teams[0][1]]),
+                who(&players[teams[1][1]]),
+            ]
         }
     };
     Match { ladder, seats, players }
@@ -355,7 +373,9 @@ mod tests {
         };
         // joining again keeps the original time
         q.join(LadderKind::Ranked, w(1, 1, 1500.0, 0)).unwrap();
-        assert!(matches!(q.status(1), QueueStatus::Waiting { since: s, waiting: 1, .. } if s == since));
+        assert!(
+            matches!(q.status(1), QueueStatus::Waiting { since: s, waiting: 1, .. } if s == since)
+        );
         let e = q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap_err();
         assert_eq!(e.code(), "already_queued");
         assert!(!q.leave(LadderKind::RankedDual, 1));
@@ -381,9 +401,14 @@ mod tests {
         let q = Queues::new(LadderConfig::default());
         q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 30)).unwrap();
         let m = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 10)).unwrap().remove(0);
-        assert_eq!(q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap_err().code(), "match_pending");
+        assert_eq!(
+            q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap_err().code(),
+            "match_pending"
+        );
         q.requeue(m);
-        assert!(matches!(q.status(1), QueueStatus::Waiting { waited_seconds, .. } if waited_seconds >= 30));
+        assert!(
+            matches!(q.status(1), QueueStatus::Waiting { waited_seconds, .. } if waited_seconds >= 30)
+        );
         assert_eq!(q.tick().len(), 1);
     }
 }

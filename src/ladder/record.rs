@@ -60,7 +60,10 @@ pub fn record_result(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Record
                 lr::points.eq(r.points()),
                 lr::created_at.eq(now),
             );
-            let n = on_backend!(conn, |c| diesel::insert_into(lr::table).values(row).on_conflict_do_nothing().execute(c))?;
+            let n = on_backend!(conn, |c| diesel::insert_into(lr::table)
+                .values(row)
+                .on_conflict_do_nothing()
+                .execute(c))?;
             if n == 1 {
                 applied.push(r);
             }
@@ -74,7 +77,10 @@ pub fn record_result(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Record
         ids.sort_unstable();
         for &id in &ids {
             let row = (ls::account_id.eq(id), ls::ladder.eq(ladder.as_str()));
-            let n = on_backend!(conn, |c| diesel::insert_into(ls::table).values(row).on_conflict_do_nothing().execute(c))?;
+            let n = on_backend!(conn, |c| diesel::insert_into(ls::table)
+                .values(row)
+                .on_conflict_do_nothing()
+                .execute(c))?;
             if n == 1 {
                 *bucket_delta.entry(0).or_default() += 1;
             }
@@ -93,13 +99,21 @@ pub fn record_result(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Record
         };
         applied.sort_by_key(|r| r.account_id);
         for r in &applied {
-            let opponents: Vec<Rating> =
-                results.iter().filter(|o| o.team != r.team).map(|o| rating_of(o.account_id)).collect();
-            let new = glicko::update(rating_of(r.account_id), &[(glicko::composite(&opponents), r.outcome.score())]);
+            let opponents: Vec<Rating> = results
+                .iter()
+                .filter(|o| o.team != r.team)
+                .map(|o| rating_of(o.account_id))
+                .collect();
+            let new = glicko::update(
+                rating_of(r.account_id),
+                &[(glicko::composite(&opponents), r.outcome.score())],
+            );
             let o = r.outcome;
             let one = |x: Outcome| if o == x { 1 } else { 0 };
             let p = r.points();
-            let target = ls::table.filter(ls::account_id.eq(r.account_id)).filter(ls::ladder.eq(ladder.as_str()));
+            let target = ls::table
+                .filter(ls::account_id.eq(r.account_id))
+                .filter(ls::ladder.eq(ladder.as_str()));
             diesel::update(target)
                 .set((
                     ls::points.eq(ls::points + p),
@@ -126,16 +140,29 @@ pub fn record_result(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Record
                 add_to_bucket(conn, ladder, points, delta)?;
             }
         }
-        Ok(Recorded { ladder: Some(ladder), applied: applied.iter().map(|r| (r.account_id, r.outcome)).collect() })
+        Ok(Recorded {
+            ladder: Some(ladder),
+            applied: applied.iter().map(|r| (r.account_id, r.outcome)).collect(),
+        })
     })
 }
 
 /// `ladder_point_counts[ladder, points] += delta` (creating the bucket).
-pub fn add_to_bucket(conn: &mut DbConn, ladder: LadderKind, points: i32, delta: i64) -> AppResult<()> {
+pub fn add_to_bucket(
+    conn: &mut DbConn,
+    ladder: LadderKind,
+    points: i32,
+    delta: i64,
+) -> AppResult<()> {
     let row = (lpc::ladder.eq(ladder.as_str()), lpc::points.eq(points), lpc::n.eq(0i64));
-    on_backend!(conn, |c| diesel::insert_into(lpc::table).values(row).on_conflict_do_nothing().execute(c))?;
-    diesel::update(lpc::table.filter(lpc::ladder.eq(ladder.as_str())).filter(lpc::points.eq(points)))
-        .set(lpc::n.eq(lpc::n + delta))
-        .execute(conn)?;
+    on_backend!(conn, |c| diesel::insert_into(lpc::table)
+        .values(row)
+        .on_conflict_do_nothing()
+        .execute(c))?;
+    diesel::update(
+        lpc::table.filter(lpc::ladder.eq(ladder.as_str())).filter(lpc::points.eq(points)),
+    )
+    .set(lpc::n.eq(lpc::n + delta))
+    .execute(conn)?;
     Ok(())
 }

@@ -13,7 +13,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// Creates the game of a match (live play) and tells its players. Returns (game id, room id).
 pub trait MatchStarter: Send + Sync + 'static {
-    fn start(&self, m: Match) -> Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>>;
+    fn start(
+        &self,
+        m: Match,
+    ) -> Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>>;
 }
 
 /// The ladder service in `AppState` (cheap to clone).
@@ -66,7 +69,13 @@ impl Ladder {
 
     /// Put an account into `ladder`'s queue; starts any match this completes. Returns the
     /// account's status afterwards.
-    pub async fn join(&self, ladder: LadderKind, account_id: i64, username: String, ip: IpAddr) -> AppResult<QueueStatus> {
+    pub async fn join(
+        &self,
+        ladder: LadderKind,
+        account_id: i64,
+        username: String,
+        ip: IpAddr,
+    ) -> AppResult<QueueStatus> {
         let (rating, playing) = self
             .db
             .run(move |c| {
@@ -85,7 +94,11 @@ impl Ladder {
                     .select((ls::rating, ls::rd, ls::volatility))
                     .first(c)
                     .optional()?;
-                Ok((r.map(|(rating, rd, volatility)| Rating { rating, rd, volatility }).unwrap_or_default(), playing))
+                Ok((
+                    r.map(|(rating, rd, volatility)| Rating { rating, rd, volatility })
+                        .unwrap_or_default(),
+                    playing,
+                ))
             })
             .await?;
         if let Some(game) = playing {
@@ -105,7 +118,9 @@ impl Ladder {
     pub async fn start_matches(&self, found: Vec<Match>) {
         for m in found {
             let Some(starter) = self.starter.get().cloned() else {
-                tracing::error!("a ranked match was found but live play is not attached; requeueing");
+                tracing::error!(
+                    "a ranked match was found but live play is not attached; requeueing"
+                );
                 self.queues.requeue(m);
                 continue;
             };
@@ -126,7 +141,10 @@ impl Ladder {
 /// Live play creates ranked games: default options (always `four_dark`), no bots, every seat an
 /// account. Live play itself sends each player's sockets `match_found` (docs/protocol.md).
 impl MatchStarter for crate::live::Live {
-    fn start(&self, m: Match) -> Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>> {
+    fn start(
+        &self,
+        m: Match,
+    ) -> Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>> {
         let live = self.clone();
         Box::pin(async move {
             use crate::live::{GameKind, SeatOccupant};
@@ -134,10 +152,11 @@ impl MatchStarter for crate::live::Live {
                 LadderKind::Ranked => GameKind::Ranked,
                 LadderKind::RankedDual => GameKind::RankedDual,
             };
-            let seats = m
-                .seats
-                .clone()
-                .map(|(account_id, name)| SeatOccupant::Account { account_id, name, guest: false });
+            let seats = m.seats.clone().map(|(account_id, name)| SeatOccupant::Account {
+                account_id,
+                name,
+                guest: false,
+            });
             live.create_game(kind, seats, siguo_rules::Options::default()).await
         })
     }

@@ -12,9 +12,9 @@ pub mod room;
 pub mod socket;
 pub mod store;
 
-use bytestring::ByteString;
 use crate::db::Db;
 use crate::error::{AppError, AppResult};
+use bytestring::ByteString;
 use protocol::{ClientId, ProtoError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -144,7 +144,11 @@ pub const OUTBOUND_QUEUE: usize = 256;
 
 /// Make a socket's outbound channel: the sender side for rooms, the receiver and kill switch for
 /// the socket task.
-pub fn client_channel(conn_id: u64, account_id: i64, capacity: usize) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Notify>) {
+pub fn client_channel(
+    conn_id: u64,
+    account_id: i64,
+    capacity: usize,
+) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Notify>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let kill = Arc::new(Notify::new());
     (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
@@ -207,7 +211,11 @@ impl Live {
     }
 
     /// Report open sockets and games in memory to these gauges.
-    pub fn attach_metrics(&self, open_sockets: prometheus::IntGauge, live_games: prometheus::IntGauge) {
+    pub fn attach_metrics(
+        &self,
+        open_sockets: prometheus::IntGauge,
+        live_games: prometheus::IntGauge,
+    ) {
         let _ = self.inner.gauges.set((open_sockets, live_games));
         self.count_games();
     }
@@ -251,7 +259,13 @@ impl Live {
 
     // ---- registry ----
 
-    pub(crate) fn register(&self, id: &str, invite: Option<&str>, game: Option<i64>, h: room::RoomHandle) {
+    pub(crate) fn register(
+        &self,
+        id: &str,
+        invite: Option<&str>,
+        game: Option<i64>,
+        h: room::RoomHandle,
+    ) {
         self.inner.rooms.lock().unwrap().insert(id.to_string(), h);
         if let Some(inv) = invite {
             self.inner.invites.lock().unwrap().insert(inv.to_string(), id.to_string());
@@ -363,7 +377,12 @@ impl Live {
     // ---- creating rooms and games ----
 
     /// Open a casual room hosted by `host` (not seated).
-    pub fn create_room(&self, host: &Who, public: bool, options: Options) -> AppResult<(String, String)> {
+    pub fn create_room(
+        &self,
+        host: &Who,
+        public: bool,
+        options: Options,
+    ) -> AppResult<(String, String)> {
         options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
         let hosted = self
             .inner
@@ -418,7 +437,11 @@ impl Live {
         let m = self.inner.seated.lock().unwrap();
         let mut out = vec![];
         for (seats, info) in m.values() {
-            let mine: Vec<String> = seats.iter().filter(|(a, _)| *a == account_id).map(|(_, s)| seat_letter(*s)).collect();
+            let mine: Vec<String> = seats
+                .iter()
+                .filter(|(a, _)| *a == account_id)
+                .map(|(_, s)| seat_letter(*s))
+                .collect();
             if !mine.is_empty() {
                 let mut v = info.clone();
                 v["seats"] = serde_json::json!(mine);
@@ -433,7 +456,8 @@ impl Live {
 pub fn parse_options(v: Option<Value>) -> Result<Options, ProtoError> {
     let o: Options = match v {
         None | Some(Value::Null) => Options::default(),
-        Some(v) => serde_json::from_value(v).map_err(|e| ProtoError::new("invalid_options", e.to_string()))?,
+        Some(v) => serde_json::from_value(v)
+            .map_err(|e| ProtoError::new("invalid_options", e.to_string()))?,
     };
     o.validate().map_err(|e| ProtoError::new("invalid_options", e.to_string()))?;
     Ok(o)

@@ -46,18 +46,35 @@ pub enum ClientMsg {
         #[serde(default)]
         v: Option<u64>,
     },
-    LeaveRoom { room: String },
-    TakeSeat { room: String, seat: Seat },
-    LeaveSeat { room: String, seat: Seat },
+    LeaveRoom {
+        room: String,
+    },
+    TakeSeat {
+        room: String,
+        seat: Seat,
+    },
+    LeaveSeat {
+        room: String,
+        seat: Seat,
+    },
     AddBot {
         room: String,
         seat: Seat,
         #[serde(default)]
         level: Option<Level>,
     },
-    RemoveBot { room: String, seat: Seat },
-    Ready { room: String, ready: bool },
-    Kick { room: String, seat: Seat },
+    RemoveBot {
+        room: String,
+        seat: Seat,
+    },
+    Ready {
+        room: String,
+        ready: bool,
+    },
+    Kick {
+        room: String,
+        seat: Seat,
+    },
     Resync {
         room: String,
         #[serde(default)]
@@ -92,7 +109,11 @@ pub enum ClientMsg {
         #[serde(default)]
         seat: Option<Seat>,
     },
-    Move { room: String, from: Station, to: Station },
+    Move {
+        room: String,
+        from: Station,
+        to: Station,
+    },
     Surrender {
         room: String,
         #[serde(default)]
@@ -103,9 +124,15 @@ pub enum ClientMsg {
         #[serde(default)]
         seat: Option<Seat>,
     },
-    AcceptDraw { room: String },
-    DeclineDraw { room: String },
-    LegalMoves { room: String },
+    AcceptDraw {
+        room: String,
+    },
+    DeclineDraw {
+        room: String,
+    },
+    LegalMoves {
+        room: String,
+    },
     Chat {
         room: String,
         text: String,
@@ -115,10 +142,31 @@ pub enum ClientMsg {
 }
 
 const TYPES: &[&str] = &[
-    "ping", "list_rooms", "create_room", "start_practice", "join_room", "leave_room", "take_seat",
-    "leave_seat", "add_bot", "remove_bot", "ready", "kick", "resync", "swap", "randomize",
-    "load_formation", "set_deployment", "confirm", "move", "surrender", "offer_draw", "accept_draw",
-    "decline_draw", "legal_moves", "chat",
+    "ping",
+    "list_rooms",
+    "create_room",
+    "start_practice",
+    "join_room",
+    "leave_room",
+    "take_seat",
+    "leave_seat",
+    "add_bot",
+    "remove_bot",
+    "ready",
+    "kick",
+    "resync",
+    "swap",
+    "randomize",
+    "load_formation",
+    "set_deployment",
+    "confirm",
+    "move",
+    "surrender",
+    "offer_draw",
+    "accept_draw",
+    "decline_draw",
+    "legal_moves",
+    "chat",
 ];
 
 impl ClientMsg {
@@ -126,7 +174,9 @@ impl ClientMsg {
     pub fn room(&self) -> Option<&str> {
         use ClientMsg::*;
         match self {
-            Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => None,
+            Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
+                None
+            }
             LeaveRoom { room }
             | TakeSeat { room, .. }
             | LeaveSeat { room, .. }
@@ -202,7 +252,10 @@ pub fn parse(text: &str) -> Result<(Option<ClientId>, ClientMsg), (Option<Client
         Some(_) => {
             return Err((
                 None,
-                ProtoError::new("bad_message", "id must be a string of at most 64 characters or a non-negative integer"),
+                ProtoError::new(
+                    "bad_message",
+                    "id must be a string of at most 64 characters or a non-negative integer",
+                ),
             ))
         }
     };
@@ -210,7 +263,10 @@ pub fn parse(text: &str) -> Result<(Option<ClientId>, ClientMsg), (Option<Client
         Some(Value::String(t)) if TYPES.contains(&t.as_str()) => {}
         Some(Value::String(t)) => {
             let t: String = t.chars().take(40).collect();
-            return Err((id, ProtoError::new("unknown_type", format!("unknown message type {t:?}"))));
+            return Err((
+                id,
+                ProtoError::new("unknown_type", format!("unknown message type {t:?}")),
+            ));
         }
         _ => return Err((id, ProtoError::new("unknown_type", "the message has no \"type\""))),
     }
@@ -247,7 +303,8 @@ mod tests {
 
     #[test]
     fn parses_and_refuses() {
-        let (id, m) = parse(r#"{"type":"move","id":3,"room":"r","from":"Sa1","to":"Ca1"}"#).unwrap();
+        let (id, m) =
+            parse(r#"{"type":"move","id":3,"room":"r","from":"Sa1","to":"Ca1"}"#).unwrap();
         assert_eq!(id, Some(ClientId::Num(3)));
         assert!(matches!(m, ClientMsg::Move { .. }));
         assert_eq!(parse("{").unwrap_err().1.code, "invalid_json");
@@ -256,8 +313,14 @@ mod tests {
         let (id, e) = parse(r#"{"type":"move","id":"x","room":"r","from":"Sa1"}"#).unwrap_err();
         assert_eq!((id, e.code), (Some(ClientId::Str("x".into())), "bad_message"));
         assert_eq!(parse(r#"{"type":"ping","extra":1}"#).unwrap_err().1.code, "bad_message");
-        assert_eq!(parse(r#"{"type":"chat","room":"r","text":"x","colour":1}"#).unwrap_err().1.code, "bad_message");
+        assert_eq!(
+            parse(r#"{"type":"chat","room":"r","text":"x","colour":1}"#).unwrap_err().1.code,
+            "bad_message"
+        );
         assert!(parse(r#"{"type":"ping"}"#).is_ok());
-        assert_eq!(parse(r#"{"type":"move","room":"r","from":"Zz9","to":"Ca1"}"#).unwrap_err().1.code, "bad_message");
+        assert_eq!(
+            parse(r#"{"type":"move","room":"r","from":"Zz9","to":"Ca1"}"#).unwrap_err().1.code,
+            "bad_message"
+        );
     }
 }

@@ -7,15 +7,16 @@ use super::protocol::{self, now_ms, ClientId, ClientMsg, ProtoError};
 use super::store::{self, DeploySeat, StoredGame};
 use super::{ClientTx, GameKind, Live, SeatOccupant, Who};
 use crate::error::{AppError, AppResult};
+use bytestring::ByteString;
 use diesel::Connection;
 use rand::SeedableRng;
-use bytestring::ByteString;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use siguo_bots::{Bot, Level};
 use siguo_rules::{
-    Action, Deployment, Event, Formation, Game, GameRecord, Move, Options, Seat, SeatSet, Status, View, Viewer,
+    Action, Deployment, Event, Formation, Game, GameRecord, Move, Options, Seat, SeatSet, Status,
+    View, Viewer,
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -155,7 +156,13 @@ fn seat_key(s: Seat) -> String {
     s.letter().to_string()
 }
 
-fn new_room(live: &Live, id: String, kind: GameKind, public: bool, options: Options) -> (Room, mpsc::Receiver<Cmd>) {
+fn new_room(
+    live: &Live,
+    id: String,
+    kind: GameKind,
+    public: bool,
+    options: Options,
+) -> (Room, mpsc::Receiver<Cmd>) {
     let (tx, rx) = mpsc::channel(1024);
     let room = Room {
         live: live.clone(),
@@ -190,7 +197,12 @@ fn new_room(live: &Live, id: String, kind: GameKind, public: bool, options: Opti
 }
 
 /// Open a casual room (waiting phase). Returns (room id, invite code).
-pub(crate) fn spawn_waiting(live: &Live, host: &Who, public: bool, options: Options) -> (String, String) {
+pub(crate) fn spawn_waiting(
+    live: &Live,
+    host: &Who,
+    public: bool,
+    options: Options,
+) -> (String, String) {
     let id = random_code(8).to_lowercase();
     let invite = random_code(6);
     let (mut room, rx) = new_room(live, id.clone(), GameKind::Casual, public, options);
@@ -216,7 +228,8 @@ pub(crate) async fn spawn_game(
 ) -> AppResult<(i64, String)> {
     let (mut room, rx) = new_room(live, String::new(), kind, false, options);
     for (i, occ) in seats.into_iter().enumerate() {
-        room.seats[i] = Some(Slot { occ, ready: true, offline_since: Some(now_ms()), escaped: false });
+        room.seats[i] =
+            Some(Slot { occ, ready: true, offline_since: Some(now_ms()), escaped: false });
     }
     room.host = room.seats.iter().flatten().find_map(|s| s.occ.account_id());
     room.begin_deployment().await?;
@@ -268,7 +281,11 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             if deps.len() != 4 {
                 deps = Seat::ALL
                     .iter()
-                    .map(|s| DeploySeat { deployment: Deployment::random(*s, &g.options, &mut rng()), confirmed: false, surrendered: false })
+                    .map(|s| DeploySeat {
+                        deployment: Deployment::random(*s, &g.options, &mut rng()),
+                        confirmed: false,
+                        surrendered: false,
+                    })
                     .collect();
             }
             for (i, d) in deps.iter_mut().enumerate() {
@@ -284,7 +301,8 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             room.deploy_deadline = now + g.options.deploy_seconds as i64 * 1000 + grace;
         }
         "battle" => {
-            let deployments = g.deployments.ok_or_else(|| AppError::internal("battle without deployments"))?;
+            let deployments =
+                g.deployments.ok_or_else(|| AppError::internal("battle without deployments"))?;
             let record = GameRecord { options: g.options, deployments, actions: g.actions };
             let (game, events) = record.replay_with_events().map_err(AppError::internal)?;
             for b in room.bots.iter_mut().filter_map(|m| m.get_mut().unwrap().as_mut()) {
@@ -294,7 +312,8 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             }
             room.actions = record.actions.len();
             room.phase = Phase::Battle;
-            room.turn_deadline = game.turn().map(|_| now + g.options.move_seconds as i64 * 1000 + grace);
+            room.turn_deadline =
+                game.turn().map(|_| now + g.options.move_seconds as i64 * 1000 + grace);
             room.game = Some(game);
         }
         other => return Err(AppError::internal(format!("cannot restore a game in state {other}"))),
@@ -307,7 +326,8 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             let status = room.game.as_ref().unwrap().status();
             let f = room.finished_game(status);
             let gid = g.id;
-            match room.live.db().run(move |c| store::append_actions(c, gid, 0, &[], Some(&f))).await {
+            match room.live.db().run(move |c| store::append_actions(c, gid, 0, &[], Some(&f))).await
+            {
                 Ok(()) => room.enter_finished(),
                 Err(e) => tracing::error!(game = gid, error = %e, "finishing restored game"),
             }
@@ -327,7 +347,9 @@ impl Room {
         self.after_change().await;
         while !self.closed {
             let wake = self.next_wakeup();
-            let sleep = tokio::time::sleep(Duration::from_millis(wake.map(|w| (w - now_ms()).max(0) as u64).unwrap_or(3_600_000)));
+            let sleep = tokio::time::sleep(Duration::from_millis(
+                wake.map(|w| (w - now_ms()).max(0) as u64).unwrap_or(3_600_000),
+            ));
             tokio::select! {
                 _ = shutdown.changed() => break,
                 cmd = rx.recv() => match cmd {
@@ -400,9 +422,9 @@ impl Room {
                     let late: Vec<Seat> = Seat::ALL
                         .into_iter()
                         .filter(|s| {
-                            self.seats[s.index()]
-                                .as_ref()
-                                .is_some_and(|sl| !sl.escaped && sl.offline_since.is_some_and(|o| o + grace <= now))
+                            self.seats[s.index()].as_ref().is_some_and(|sl| {
+                                !sl.escaped && sl.offline_since.is_some_and(|o| o + grace <= now)
+                            })
                         })
                         .collect();
                     if !late.is_empty() {
@@ -421,7 +443,9 @@ impl Room {
                         tracing::error!(room = %self.id, error = ?e, "start battle");
                         self.retry_at = Some(now + 1000);
                     }
-                } else if self.phase == Phase::Battle && self.turn_deadline.is_some_and(|t| t <= now) {
+                } else if self.phase == Phase::Battle
+                    && self.turn_deadline.is_some_and(|t| t <= now)
+                {
                     if let Err(e) = self.commit(vec![Action::Timeout]).await {
                         tracing::error!(room = %self.id, error = ?e, "timeout");
                         self.retry_at = Some(now + 1000);
@@ -429,10 +453,9 @@ impl Room {
                 }
             }
             Phase::Finished => {
-                if self
-                    .finished_at
-                    .is_some_and(|f| f + self.live.config().finished_room_seconds as i64 * 1000 <= now)
-                {
+                if self.finished_at.is_some_and(|f| {
+                    f + self.live.config().finished_room_seconds as i64 * 1000 <= now
+                }) {
                     self.closed = true;
                 }
             }
@@ -447,9 +470,9 @@ impl Room {
     // ---- who controls what ----
 
     fn seats_of_account(&self, account_id: i64) -> impl Iterator<Item = Seat> + '_ {
-        Seat::ALL
-            .into_iter()
-            .filter(move |s| self.seats[s.index()].as_ref().and_then(|sl| sl.occ.account_id()) == Some(account_id))
+        Seat::ALL.into_iter().filter(move |s| {
+            self.seats[s.index()].as_ref().and_then(|sl| sl.occ.account_id()) == Some(account_id)
+        })
     }
 
     fn seat_set(&self, account_id: i64) -> Option<SeatSet> {
@@ -472,11 +495,17 @@ impl Room {
         let mine: Vec<Seat> = self.seats_of_account(who.account_id).collect();
         match seat {
             Some(s) if mine.contains(&s) => Ok(s),
-            Some(s) => Err(ProtoError::new("not_your_seat", format!("you do not control seat {}", s.letter()))),
+            Some(s) => Err(ProtoError::new(
+                "not_your_seat",
+                format!("you do not control seat {}", s.letter()),
+            )),
             None => match mine.as_slice() {
                 [s] => Ok(*s),
                 [] => Err(ProtoError::new("not_your_seat", "you do not hold a seat in this room")),
-                _ => Err(ProtoError::new("bad_message", "you control two seats: say which one (\"seat\")")),
+                _ => Err(ProtoError::new(
+                    "bad_message",
+                    "you control two seats: say which one (\"seat\")",
+                )),
             },
         }
     }
@@ -500,8 +529,15 @@ impl Room {
                 None => Value::Null,
                 Some(sl) => {
                     let (account_id, name, guest, bot) = match &sl.occ {
-                        SeatOccupant::Account { account_id, name, guest } => (json!(account_id), name.clone(), *guest, Value::Null),
-                        SeatOccupant::Bot { level } => (Value::Null, format!("Bot ({})", level_str(*level)), false, json!(level)),
+                        SeatOccupant::Account { account_id, name, guest } => {
+                            (json!(account_id), name.clone(), *guest, Value::Null)
+                        }
+                        SeatOccupant::Bot { level } => (
+                            Value::Null,
+                            format!("Bot ({})", level_str(*level)),
+                            false,
+                            json!(level),
+                        ),
                     };
                     json!({"account_id": account_id, "name": name, "guest": guest, "bot": bot,
                            "ready": sl.ready, "online": self.online(s), "escaped": sl.escaped})
@@ -526,16 +562,16 @@ impl Room {
 
     fn host_name(&self) -> Option<String> {
         let h = self.host?;
-        self.subs
-            .values()
-            .find(|s| s.who.account_id == h)
-            .map(|s| s.who.name.clone())
-            .or_else(|| {
+        self.subs.values().find(|s| s.who.account_id == h).map(|s| s.who.name.clone()).or_else(
+            || {
                 self.seats.iter().flatten().find_map(|sl| match &sl.occ {
-                    SeatOccupant::Account { account_id, name, .. } if *account_id == h => Some(name.clone()),
+                    SeatOccupant::Account { account_id, name, .. } if *account_id == h => {
+                        Some(name.clone())
+                    }
                     _ => None,
                 })
-            })
+            },
+        )
     }
 
     fn spectator_count(&self) -> usize {
@@ -557,8 +593,12 @@ impl Room {
             .collect();
         self.live.set_seated(
             &self.id,
-            (self.phase != Phase::Finished && !seated.is_empty())
-                .then(|| (seated, json!({"room": self.id, "game": self.game_id, "phase": self.phase.as_str()}))),
+            (self.phase != Phase::Finished && !seated.is_empty()).then(|| {
+                (
+                    seated,
+                    json!({"room": self.id, "game": self.game_id, "phase": self.phase.as_str()}),
+                )
+            }),
         );
         if self.phase == Phase::Waiting && self.public && self.kind == GameKind::Casual {
             let mut seats = serde_json::Map::new();
@@ -602,7 +642,9 @@ impl Room {
         let now = now_ms();
         let (phase, seat, deadline) = match self.phase {
             Phase::Deploying => ("deploying", None, Some(self.deploy_deadline)),
-            Phase::Battle => ("battle", self.game.as_ref().and_then(|g| g.turn()), self.turn_deadline),
+            Phase::Battle => {
+                ("battle", self.game.as_ref().and_then(|g| g.turn()), self.turn_deadline)
+            }
             Phase::Finished => ("finished", None, None),
             Phase::Waiting => ("waiting", None, None),
         };
@@ -648,7 +690,9 @@ impl Room {
             Value::Null
         };
         let confirmed: Vec<Seat> = match self.phase {
-            Phase::Deploying => Seat::ALL.into_iter().filter(|s| self.deploying[s.index()].confirmed).collect(),
+            Phase::Deploying => {
+                Seat::ALL.into_iter().filter(|s| self.deploying[s.index()].confirmed).collect()
+            }
             Phase::Waiting => vec![],
             _ => Seat::ALL.to_vec(),
         };
@@ -664,7 +708,14 @@ impl Room {
     /// The `update` message for one viewer, as text. Built directly from the engine's `View`
     /// (serialized once, no intermediate `Value` tree); `cache` shares the text between the
     /// subscribers with the same viewer (the sockets of one seat, all spectators).
-    fn update_text(&self, viewer: Viewer, from_v: u64, events: &[Box<RawValue>], clock: &RawValue, cache: &mut HashMap<u8, ByteString>) -> ByteString {
+    fn update_text(
+        &self,
+        viewer: Viewer,
+        from_v: u64,
+        events: &[Box<RawValue>],
+        clock: &RawValue,
+        cache: &mut HashMap<u8, ByteString>,
+    ) -> ByteString {
         let key = match viewer {
             Viewer::Seats(s) => s.0,
             Viewer::Spectator => 0,
@@ -711,7 +762,9 @@ impl Room {
     }
 
     fn send_deployment(&self, seat: Seat) {
-        let Some(a) = self.seats[seat.index()].as_ref().and_then(|s| s.occ.account_id()) else { return };
+        let Some(a) = self.seats[seat.index()].as_ref().and_then(|s| s.occ.account_id()) else {
+            return;
+        };
         let d = &self.deploying[seat.index()];
         let msg = json!({"type": "deployment", "room": self.id, "game": self.game_id, "seat": seat,
                          "confirmed": d.confirmed, "pieces": d.deployment.pieces});
@@ -728,7 +781,10 @@ impl Room {
                 let a = who.account_id;
                 let first = !self.subs.values().any(|s| s.who.account_id == a);
                 if id.is_some() {
-                    conn.send(&protocol::ack(&id, json!({"room": self.id, "game": self.game_id, "v": self.v})));
+                    conn.send(&protocol::ack(
+                        &id,
+                        json!({"room": self.id, "game": self.game_id, "v": self.v}),
+                    ));
                 }
                 conn.send(&self.room_msg(a));
                 if self.phase != Phase::Waiting {
@@ -750,7 +806,8 @@ impl Room {
                 }
             }
             Cmd::Msg { conn, who, id, msg } => {
-                let dedupe = !matches!(msg, ClientMsg::Resync { .. } | ClientMsg::LegalMoves { .. });
+                let dedupe =
+                    !matches!(msg, ClientMsg::Resync { .. } | ClientMsg::LegalMoves { .. });
                 if dedupe {
                     if let Some(ack) = self.live.seen_id(who.account_id, &id) {
                         conn.send(&ack);
@@ -758,7 +815,10 @@ impl Room {
                     }
                 }
                 if !self.subs.contains_key(&conn.conn_id) {
-                    conn.send(&protocol::error(&id, &ProtoError::new("not_in_room", "join the room first (join_room)")));
+                    conn.send(&protocol::error(
+                        &id,
+                        &ProtoError::new("not_in_room", "join the room first (join_room)"),
+                    ));
                     return;
                 }
                 match self.on_msg(&conn, &who, &id, msg).await {
@@ -779,7 +839,9 @@ impl Room {
                 let turn = self.game.as_ref().and_then(|g| g.turn());
                 if self.phase == Phase::Battle && turn == Some(seat) {
                     if let Some(mv) = mv {
-                        if let Err(e) = self.commit(vec![Action::Move { from: mv.from, to: mv.to }]).await {
+                        if let Err(e) =
+                            self.commit(vec![Action::Move { from: mv.from, to: mv.to }]).await
+                        {
                             tracing::warn!(room = %self.id, error = ?e, "bot move refused");
                             if e.code == "internal" {
                                 self.retry_at = Some(now_ms() + 1000);
@@ -798,8 +860,19 @@ impl Room {
         match oldest {
             _ if v == self.v => {}
             Some(oldest) if v >= oldest && v < self.v => {
-                let events: Vec<Box<RawValue>> = self.log.iter().filter(|(x, _)| *x > v).flat_map(|(_, e)| e.iter().cloned()).collect();
-                conn.send_text(self.update_text(self.viewer(account_id), v, &events, &raw(&self.clock_json()), &mut HashMap::new()));
+                let events: Vec<Box<RawValue>> = self
+                    .log
+                    .iter()
+                    .filter(|(x, _)| *x > v)
+                    .flat_map(|(_, e)| e.iter().cloned())
+                    .collect();
+                conn.send_text(self.update_text(
+                    self.viewer(account_id),
+                    v,
+                    &events,
+                    &raw(&self.clock_json()),
+                    &mut HashMap::new(),
+                ));
             }
             _ => conn.send(&self.snapshot(account_id)),
         }
@@ -878,7 +951,13 @@ impl Room {
         }
     }
 
-    async fn on_msg(&mut self, conn: &ClientTx, who: &Who, id: &Option<ClientId>, msg: ClientMsg) -> Result<Option<Value>, ProtoError> {
+    async fn on_msg(
+        &mut self,
+        conn: &ClientTx,
+        who: &Who,
+        id: &Option<ClientId>,
+        msg: ClientMsg,
+    ) -> Result<Option<Value>, ProtoError> {
         use ClientMsg::*;
         match msg {
             LeaveRoom { .. } => {
@@ -903,7 +982,12 @@ impl Room {
                     return Err(ProtoError::new("seat_taken", "that seat is taken"));
                 }
                 let level = level.unwrap_or(Level::Standard);
-                self.seats[seat.index()] = Some(Slot { occ: SeatOccupant::Bot { level }, ready: true, offline_since: None, escaped: false });
+                self.seats[seat.index()] = Some(Slot {
+                    occ: SeatOccupant::Bot { level },
+                    ready: true,
+                    offline_since: None,
+                    escaped: false,
+                });
                 self.broadcast_room();
                 self.maybe_start().await?;
                 Ok(Some(json!({})))
@@ -926,14 +1010,21 @@ impl Room {
                     return Err(ProtoError::new("seat_empty", "nobody sits there"));
                 };
                 if let Some(a) = slot.occ.account_id() {
-                    let kicked: Vec<u64> = self.subs.iter().filter(|(_, s)| s.who.account_id == a).map(|(k, _)| *k).collect();
+                    let kicked: Vec<u64> = self
+                        .subs
+                        .iter()
+                        .filter(|(_, s)| s.who.account_id == a)
+                        .map(|(k, _)| *k)
+                        .collect();
                     for k in kicked {
                         if let Some(s) = self.subs.remove(&k) {
                             s.tx.send(&json!({"type": "kicked", "room": self.id}));
                         }
                     }
                     for s in Seat::ALL {
-                        if self.seats[s.index()].as_ref().and_then(|x| x.occ.account_id()) == Some(a) {
+                        if self.seats[s.index()].as_ref().and_then(|x| x.occ.account_id())
+                            == Some(a)
+                        {
                             self.seats[s.index()] = None;
                         }
                     }
@@ -982,7 +1073,10 @@ impl Room {
             LoadFormation { seat, formation, .. } => {
                 let seat = self.deploy_seat(who, seat)?;
                 if who.guest {
-                    return Err(ProtoError::new("guest_not_allowed", "guests have no saved formations"));
+                    return Err(ProtoError::new(
+                        "guest_not_allowed",
+                        "guests have no saved formations",
+                    ));
                 }
                 let account = who.account_id;
                 let f: Formation = self
@@ -1016,10 +1110,17 @@ impl Room {
             }
             ClientMsg::Move { from, to, .. } => {
                 self.need_phase(Phase::Battle)?;
-                let turn = self.game.as_ref().and_then(|g| g.turn()).ok_or_else(|| ProtoError::from(siguo_rules::RuleError::GameOver))?;
+                let turn = self
+                    .game
+                    .as_ref()
+                    .and_then(|g| g.turn())
+                    .ok_or_else(|| ProtoError::from(siguo_rules::RuleError::GameOver))?;
                 let mine: Vec<Seat> = self.seats_of_account(who.account_id).collect();
                 if mine.is_empty() {
-                    return Err(ProtoError::new("not_your_seat", "you do not hold a seat in this game"));
+                    return Err(ProtoError::new(
+                        "not_your_seat",
+                        "you do not hold a seat in this game",
+                    ));
                 }
                 if !mine.contains(&turn) {
                     return Err(siguo_rules::RuleError::NotYourTurn.into());
@@ -1035,7 +1136,10 @@ impl Room {
                     None => self.seats_of_account(who.account_id).collect(),
                 };
                 if seats.is_empty() {
-                    return Err(ProtoError::new("not_your_seat", "you do not hold a seat in this game"));
+                    return Err(ProtoError::new(
+                        "not_your_seat",
+                        "you do not hold a seat in this game",
+                    ));
                 }
                 if seats.iter().any(|s| self.deploying[s.index()].surrendered) {
                     return Err(siguo_rules::RuleError::SeatEliminated.into());
@@ -1049,7 +1153,9 @@ impl Room {
                     self.deploying = old;
                     return Err(e.into());
                 }
-                self.publish(seats.iter().map(|s| json!({"type": "deploy_confirmed", "seat": s})).collect());
+                self.publish(
+                    seats.iter().map(|s| json!({"type": "deploy_confirmed", "seat": s})).collect(),
+                );
                 if self.deploying.iter().all(|d| d.confirmed) {
                     self.start_battle().await?;
                 }
@@ -1063,9 +1169,13 @@ impl Room {
                     None => {
                         let mine: Vec<Seat> = self.seats_of_account(who.account_id).collect();
                         if mine.is_empty() {
-                            return Err(ProtoError::new("not_your_seat", "you do not hold a seat in this game"));
+                            return Err(ProtoError::new(
+                                "not_your_seat",
+                                "you do not hold a seat in this game",
+                            ));
                         }
-                        let live: Vec<Seat> = mine.into_iter().filter(|s| !g.is_eliminated(*s)).collect();
+                        let live: Vec<Seat> =
+                            mine.into_iter().filter(|s| !g.is_eliminated(*s)).collect();
                         if live.is_empty() {
                             return Err(siguo_rules::RuleError::SeatEliminated.into());
                         }
@@ -1075,7 +1185,8 @@ impl Room {
                 for s in &seats {
                     self.need_not_escaped(*s)?;
                 }
-                self.commit(seats.into_iter().map(|seat| Action::Surrender { seat }).collect()).await?;
+                self.commit(seats.into_iter().map(|seat| Action::Surrender { seat }).collect())
+                    .await?;
                 Ok(Some(json!({"v": self.v})))
             }
             OfferDraw { seat, .. } => {
@@ -1086,7 +1197,10 @@ impl Room {
                     None => {
                         let mine: Vec<Seat> = self.seats_of_account(who.account_id).collect();
                         if mine.is_empty() {
-                            return Err(ProtoError::new("not_your_seat", "you do not hold a seat in this game"));
+                            return Err(ProtoError::new(
+                                "not_your_seat",
+                                "you do not hold a seat in this game",
+                            ));
                         }
                         mine.iter().copied().find(|s| !g.is_eliminated(*s)).unwrap_or(mine[0])
                     }
@@ -1106,7 +1220,10 @@ impl Room {
                 let g = self.game.as_ref().unwrap();
                 let mine: Vec<Seat> = self.seats_of_account(who.account_id).collect();
                 if mine.is_empty() {
-                    return Err(ProtoError::new("not_your_seat", "you do not hold a seat in this game"));
+                    return Err(ProtoError::new(
+                        "not_your_seat",
+                        "you do not hold a seat in this game",
+                    ));
                 }
                 let Some((offerer, accepted)) = g.draw_offer() else {
                     return Err(siguo_rules::RuleError::NoDrawOffer.into());
@@ -1147,7 +1264,10 @@ impl Room {
         } else if self.phase == Phase::Finished {
             Err(siguo_rules::RuleError::GameOver.into())
         } else {
-            Err(ProtoError::new("wrong_phase", format!("not possible while the room is {}", self.phase.as_str())))
+            Err(ProtoError::new(
+                "wrong_phase",
+                format!("not possible while the room is {}", self.phase.as_str()),
+            ))
         }
     }
 
@@ -1185,13 +1305,18 @@ impl Room {
         // holding a seat of the other team: switch
         for s in Seat::ALL {
             if s.team() != seat.team()
-                && self.seats[s.index()].as_ref().and_then(|x| x.occ.account_id()) == Some(who.account_id)
+                && self.seats[s.index()].as_ref().and_then(|x| x.occ.account_id())
+                    == Some(who.account_id)
             {
                 self.seats[s.index()] = None;
             }
         }
         self.seats[seat.index()] = Some(Slot {
-            occ: SeatOccupant::Account { account_id: who.account_id, name: who.name.clone(), guest: who.guest },
+            occ: SeatOccupant::Account {
+                account_id: who.account_id,
+                name: who.name.clone(),
+                guest: who.guest,
+            },
             ready: false,
             offline_since: None,
             escaped: false,
@@ -1205,18 +1330,23 @@ impl Room {
         match self.phase {
             Phase::Waiting => {
                 for s in Seat::ALL {
-                    if self.seats[s.index()].as_ref().and_then(|x| x.occ.account_id()) == Some(who.account_id) {
+                    if self.seats[s.index()].as_ref().and_then(|x| x.occ.account_id())
+                        == Some(who.account_id)
+                    {
                         self.seats[s.index()] = None;
                     }
                 }
                 self.clear_ready();
                 if self.host == Some(who.account_id) {
-                    self.host = self
-                        .seats
-                        .iter()
-                        .flatten()
-                        .find_map(|s| s.occ.account_id())
-                        .or_else(|| self.subs.values().map(|s| s.who.account_id).find(|a| *a != who.account_id));
+                    self.host =
+                        self.seats.iter().flatten().find_map(|s| s.occ.account_id()).or_else(
+                            || {
+                                self.subs
+                                    .values()
+                                    .map(|s| s.who.account_id)
+                                    .find(|a| *a != who.account_id)
+                            },
+                        );
                 }
             }
             Phase::Deploying | Phase::Battle if self.kind.is_ranked() => {
@@ -1225,7 +1355,8 @@ impl Room {
                     .filter(|s| !self.seats[s.index()].as_ref().unwrap().escaped)
                     .collect();
                 if !mine.is_empty() {
-                    let eliminated = |s: &Seat| self.game.as_ref().is_some_and(|g| g.is_eliminated(*s));
+                    let eliminated =
+                        |s: &Seat| self.game.as_ref().is_some_and(|g| g.is_eliminated(*s));
                     let mine: Vec<Seat> = mine.into_iter().filter(|s| !eliminated(s)).collect();
                     if !mine.is_empty() {
                         self.escape(&mine).await?;
@@ -1264,7 +1395,10 @@ impl Room {
             times.pop_front();
         }
         if times.len() >= CHAT_PER_WINDOW {
-            return Err(ProtoError::new("chat_rate_limited", "too many chat messages; wait a few seconds"));
+            return Err(ProtoError::new(
+                "chat_rate_limited",
+                "too many chat messages; wait a few seconds",
+            ));
         }
         times.push_back(now);
         let msg = json!({"type": "chat", "room": self.id, "from": who.name, "seat": seat, "team": team,
@@ -1312,7 +1446,11 @@ impl Room {
             match &slot.occ {
                 SeatOccupant::Bot { level } => {
                     let mut b = make_bot(*level, budget);
-                    deps.push(DeploySeat { deployment: b.deploy(s, &self.options), confirmed: true, surrendered: false });
+                    deps.push(DeploySeat {
+                        deployment: b.deploy(s, &self.options),
+                        confirmed: true,
+                        surrendered: false,
+                    });
                     *self.bots[s.index()].get_mut().unwrap() = Some(b);
                 }
                 SeatOccupant::Account { .. } => deps.push(DeploySeat {
@@ -1324,7 +1462,8 @@ impl Room {
         }
         let occ: [SeatOccupant; 4] = occ.try_into().map_err(|_| AppError::internal("seats"))?;
         let (kind, options, d2) = (self.kind, self.options, deps.clone());
-        let id = self.live.db().run(move |c| store::create_game(c, kind, &options, &occ, &d2)).await?;
+        let id =
+            self.live.db().run(move |c| store::create_game(c, kind, &options, &occ, &d2)).await?;
         self.game_id = Some(id);
         self.deploying = deps;
         self.phase = Phase::Deploying;
@@ -1345,7 +1484,10 @@ impl Room {
         self.need_phase(Phase::Deploying)?;
         let seat = self.my_seat(who, seat)?;
         if self.deploying[seat.index()].confirmed {
-            return Err(ProtoError::new("already_confirmed", "this deployment is already confirmed"));
+            return Err(ProtoError::new(
+                "already_confirmed",
+                "this deployment is already confirmed",
+            ));
         }
         Ok(seat)
     }
@@ -1367,8 +1509,10 @@ impl Room {
 
     async fn start_battle(&mut self) -> AppResult<()> {
         let deps: Vec<Deployment> = self.deploying.iter().map(|d| d.deployment.clone()).collect();
-        let deps: [Deployment; 4] = deps.try_into().map_err(|_| AppError::internal("deployments"))?;
-        let game = Game::new(self.options, &deps).map_err(|e| AppError::internal(format!("deployment: {e}")))?;
+        let deps: [Deployment; 4] =
+            deps.try_into().map_err(|_| AppError::internal("deployments"))?;
+        let game = Game::new(self.options, &deps)
+            .map_err(|e| AppError::internal(format!("deployment: {e}")))?;
         let id = self.game_id.unwrap();
         let over = game.is_over();
         let finished = over.then(|| self.finished_game_reached(game.status(), true));
@@ -1390,7 +1534,8 @@ impl Room {
             }
         }
         self.phase = Phase::Battle;
-        self.turn_deadline = game.turn().map(|_| now_ms() + self.options.move_seconds as i64 * 1000);
+        self.turn_deadline =
+            game.turn().map(|_| now_ms() + self.options.move_seconds as i64 * 1000);
         self.game = Some(game);
         let mut events = vec![json!({"type": "battle_started"})];
         events.extend(initial.iter().map(|e| serde_json::to_value(e).unwrap()));
@@ -1401,7 +1546,10 @@ impl Room {
         self.broadcast_room();
         let pending: Vec<Action> = Seat::ALL
             .into_iter()
-            .filter(|s| self.deploying[s.index()].surrendered && self.game.as_ref().is_some_and(|g| !g.is_eliminated(*s)))
+            .filter(|s| {
+                self.deploying[s.index()].surrendered
+                    && self.game.as_ref().is_some_and(|g| !g.is_eliminated(*s))
+            })
             .map(|seat| Action::Surrender { seat })
             .collect();
         for a in pending {
@@ -1425,7 +1573,9 @@ impl Room {
             .map(|s| {
                 let sl = self.seats[s.index()].as_ref();
                 let (account_id, guest, bot) = match sl.map(|x| &x.occ) {
-                    Some(SeatOccupant::Account { account_id, guest, .. }) => (Some(*account_id), *guest, None),
+                    Some(SeatOccupant::Account { account_id, guest, .. }) => {
+                        (Some(*account_id), *guest, None)
+                    }
                     Some(SeatOccupant::Bot { level }) => (None, false, Some(*level)),
                     None => (None, false, None),
                 };
@@ -1435,10 +1585,9 @@ impl Room {
                     guest,
                     bot,
                     escaped: sl.is_some_and(|x| x.escaped),
-                    surrendered: self
-                        .game
-                        .as_ref()
-                        .is_some_and(|g| g.elimination(s) == Some(siguo_rules::ElimReason::Surrendered)),
+                    surrendered: self.game.as_ref().is_some_and(|g| {
+                        g.elimination(s) == Some(siguo_rules::ElimReason::Surrendered)
+                    }),
                 }
             })
             .collect();
@@ -1481,7 +1630,9 @@ impl Room {
         // group commit: committed (with the other games' actions of this instant) before the broadcast
         self.live
             .db()
-            .write_grouped(move |c| store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref()))
+            .write_grouped(move |c| {
+                store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref())
+            })
             .await?;
         self.actions += actions.len();
         for b in self.bots.iter_mut().filter_map(|m| m.get_mut().unwrap().as_mut()) {

@@ -19,7 +19,9 @@ pub const SILENCE: Duration = Duration::from_secs(30);
 
 /// Is this request's `Origin` (if any) allowed? The server's own origin always is.
 pub fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
-    let Some(origin) = req.headers().get("origin").and_then(|o| o.to_str().ok()) else { return true };
+    let Some(origin) = req.headers().get("origin").and_then(|o| o.to_str().ok()) else {
+        return true;
+    };
     if allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(origin)) {
         return true;
     }
@@ -29,14 +31,25 @@ pub fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
 }
 
 /// Upgrade an authenticated request and run the session.
-pub fn start(req: &HttpRequest, body: web::Payload, live: Live, who: Who) -> Result<HttpResponse, actix_web::Error> {
+pub fn start(
+    req: &HttpRequest,
+    body: web::Payload,
+    live: Live,
+    who: Who,
+) -> Result<HttpResponse, actix_web::Error> {
     let (resp, session, stream) = actix_ws::handle(req, body)?;
-    let stream = stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
+    let stream =
+        stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
     actix_web::rt::spawn(run(live, who, session, stream));
     Ok(resp)
 }
 
-async fn run(live: Live, who: Who, mut session: actix_ws::Session, mut stream: actix_ws::AggregatedMessageStream) {
+async fn run(
+    live: Live,
+    who: Who,
+    mut session: actix_ws::Session,
+    mut stream: actix_ws::AggregatedMessageStream,
+) {
     let conn_id = live.next_conn_id();
     let (tx, mut rx, kill) = client_channel(conn_id, who.account_id, live.config().outbound_queue);
     live.add_socket(tx.clone());
@@ -125,7 +138,13 @@ fn too_slow() -> CloseReason {
     CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) }
 }
 
-async fn handle_text(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut HashSet<String>, text: &str) {
+async fn handle_text(
+    live: &Live,
+    who: &Who,
+    tx: &super::ClientTx,
+    joined: &mut HashSet<String>,
+    text: &str,
+) {
     let (id, msg) = match protocol::parse(text) {
         Ok(x) => x,
         Err((id, e)) => {
@@ -138,7 +157,15 @@ async fn handle_text(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut 
     }
 }
 
-async fn join(live: &Live, who: &Who, tx: &super::ClientTx, joined: &mut HashSet<String>, id: &Option<ClientId>, room: &str, v: Option<u64>) -> Result<(), ProtoError> {
+async fn join(
+    live: &Live,
+    who: &Who,
+    tx: &super::ClientTx,
+    joined: &mut HashSet<String>,
+    id: &Option<ClientId>,
+    room: &str,
+    v: Option<u64>,
+) -> Result<(), ProtoError> {
     let h = live.room(room).ok_or_else(|| ProtoError::new("not_found", "no such room"))?;
     if !h.send(Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v }).await {
         return Err(ProtoError::new("not_found", "no such room"));
@@ -187,7 +214,11 @@ async fn route(
             let level = level.unwrap_or(Level::Standard);
             let seats: [SeatOccupant; 4] = std::array::from_fn(|i| {
                 if i == seat.index() {
-                    SeatOccupant::Account { account_id: who.account_id, name: who.name.clone(), guest: who.guest }
+                    SeatOccupant::Account {
+                        account_id: who.account_id,
+                        name: who.name.clone(),
+                        guest: who.guest,
+                    }
                 } else {
                     SeatOccupant::Bot { level }
                 }
@@ -201,9 +232,18 @@ async fn route(
         ClientMsg::JoinRoom { room, invite, game, v } => {
             let room = match (room, invite, game) {
                 (Some(r), _, _) => r,
-                (None, Some(i), _) => live.room_by_invite(&i).ok_or_else(|| ProtoError::new("not_found", "no room with that invite code"))?,
-                (None, None, Some(g)) => live.room_by_game(g).ok_or_else(|| ProtoError::new("not_found", "that game is not being played"))?,
-                (None, None, None) => return Err(ProtoError::new("bad_message", "join_room needs \"room\", \"invite\" or \"game\"")),
+                (None, Some(i), _) => live
+                    .room_by_invite(&i)
+                    .ok_or_else(|| ProtoError::new("not_found", "no room with that invite code"))?,
+                (None, None, Some(g)) => live
+                    .room_by_game(g)
+                    .ok_or_else(|| ProtoError::new("not_found", "that game is not being played"))?,
+                (None, None, None) => {
+                    return Err(ProtoError::new(
+                        "bad_message",
+                        "join_room needs \"room\", \"invite\" or \"game\"",
+                    ))
+                }
             };
             join(live, who, tx, joined, id, &room, v).await
         }
@@ -211,7 +251,10 @@ async fn route(
             let room = other.room().unwrap_or_default().to_string();
             let h = live.room(&room).ok_or_else(|| ProtoError::new("not_found", "no such room"))?;
             let leaving = matches!(other, ClientMsg::LeaveRoom { .. });
-            if !h.send(Cmd::Msg { conn: tx.clone(), who: who.clone(), id: id.clone(), msg: other }).await {
+            if !h
+                .send(Cmd::Msg { conn: tx.clone(), who: who.clone(), id: id.clone(), msg: other })
+                .await
+            {
                 return Err(ProtoError::new("not_found", "no such room"));
             }
             if leaving {

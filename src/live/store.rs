@@ -58,7 +58,9 @@ pub fn create_game(
         for (i, occ) in seats.iter().enumerate() {
             let (account, bot) = match occ {
                 SeatOccupant::Account { account_id, .. } => (Some(*account_id), None),
-                SeatOccupant::Bot { level } => (None, Some(serde_json::to_value(level).unwrap().as_str().unwrap().to_string())),
+                SeatOccupant::Bot { level } => {
+                    (None, Some(serde_json::to_value(level).unwrap().as_str().unwrap().to_string()))
+                }
             };
             diesel::insert_into(game_players::table)
                 .values((
@@ -85,10 +87,18 @@ pub fn save_deploying(conn: &mut DbConn, game_id: i64, deploying: &[DeploySeat])
 }
 
 /// The battle starts with these deployments.
-pub fn start_battle(conn: &mut DbConn, game_id: i64, deployments: &[Deployment; 4]) -> AppResult<()> {
+pub fn start_battle(
+    conn: &mut DbConn,
+    game_id: i64,
+    deployments: &[Deployment; 4],
+) -> AppResult<()> {
     let deps = to_json(deployments)?;
     diesel::update(games::table.find(game_id))
-        .set((games::state.eq("battle"), games::deployments.eq(Some(deps)), games::started_at.eq(Some(now()))))
+        .set((
+            games::state.eq("battle"),
+            games::deployments.eq(Some(deps)),
+            games::started_at.eq(Some(now())),
+        ))
         .execute(conn)?;
     Ok(())
 }
@@ -147,7 +157,11 @@ fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<()> {
     let result = to_json(&f.status)?;
     let state = if f.reached_battle { "finished" } else { "aborted" };
     diesel::update(games::table.find(f.game_id))
-        .set((games::state.eq(state), games::result.eq(Some(result)), games::finished_at.eq(Some(now()))))
+        .set((
+            games::state.eq(state),
+            games::result.eq(Some(result)),
+            games::finished_at.eq(Some(now())),
+        ))
         .execute(conn)?;
     for s in &f.seats {
         diesel::update(game_players::table.find((f.game_id, s.seat.letter().to_string())))
@@ -172,7 +186,17 @@ pub struct StoredGame {
 }
 
 /// A whole `games` row (`games::all_columns`, in schema order).
-type GameRow = (i64, String, String, String, Option<String>, Option<String>, NaiveDateTime, Option<NaiveDateTime>, Option<NaiveDateTime>);
+type GameRow = (
+    i64,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    NaiveDateTime,
+    Option<NaiveDateTime>,
+    Option<NaiveDateTime>,
+);
 
 type PlayerRow = (String, Option<i64>, Option<String>, bool, bool, Option<String>, Option<bool>);
 
@@ -202,7 +226,9 @@ fn load_actions(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<Action>> {
         .enumerate()
         .map(|(i, (seq, a))| {
             if *seq as usize != i {
-                return Err(AppError::internal(format!("game {game_id}: action log has a gap at {i}")));
+                return Err(AppError::internal(format!(
+                    "game {game_id}: action log has a gap at {i}"
+                )));
             }
             from_json(a, "action")
         })
@@ -210,7 +236,10 @@ fn load_actions(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<Action>> {
 }
 
 fn seat_of(s: &str) -> AppResult<Seat> {
-    s.chars().next().and_then(Seat::from_letter).ok_or_else(|| AppError::internal(format!("bad seat {s:?}")))
+    s.chars()
+        .next()
+        .and_then(Seat::from_letter)
+        .ok_or_else(|| AppError::internal(format!("bad seat {s:?}")))
 }
 
 /// Every game in `deploying` or `battle`.
@@ -234,9 +263,9 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
                     name: name.unwrap_or_default(),
                     guest: guest.unwrap_or(false),
                 },
-                (None, Some(b)) => SeatOccupant::Bot {
-                    level: b.parse().map_err(AppError::internal)?,
-                },
+                (None, Some(b)) => {
+                    SeatOccupant::Bot { level: b.parse().map_err(AppError::internal)? }
+                }
                 (None, None) => return Err(AppError::internal(format!("game {id}: empty seat"))),
             });
         }
@@ -252,7 +281,8 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
         };
         out.push(StoredGame {
             id,
-            kind: GameKind::parse(&kind).ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
+            kind: GameKind::parse(&kind)
+                .ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
             options: from_json(&options, "options")?,
             actions: if state == "battle" { load_actions(conn, id)? } else { vec![] },
             state,
@@ -283,12 +313,10 @@ pub struct LoadedGame {
 }
 
 pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
-    let row: Option<GameRow> = games::table
-        .find(id)
-        .select(games::all_columns)
-        .first(conn)
-        .optional()?;
-    let Some((id, kind, options, state, deps, result, created_at, started_at, finished_at)) = row else {
+    let row: Option<GameRow> =
+        games::table.find(id).select(games::all_columns).first(conn).optional()?;
+    let Some((id, kind, options, state, deps, result, created_at, started_at, finished_at)) = row
+    else {
         return Err(AppError::NotFound { what: "game" });
     };
     let players = load_players(conn, id)?
@@ -322,7 +350,12 @@ fn deployments_present(state: &str) -> bool {
 }
 
 /// Games of an account, newest first (`before`: only ids below it).
-pub fn list_games(conn: &mut DbConn, account_id: i64, limit: i64, before: Option<i64>) -> AppResult<Vec<serde_json::Value>> {
+pub fn list_games(
+    conn: &mut DbConn,
+    account_id: i64,
+    limit: i64,
+    before: Option<i64>,
+) -> AppResult<Vec<serde_json::Value>> {
     let mut q = game_players::table
         .inner_join(games::table)
         .filter(game_players::account_id.eq(account_id))
@@ -330,7 +363,17 @@ pub fn list_games(conn: &mut DbConn, account_id: i64, limit: i64, before: Option
     if let Some(b) = before {
         q = q.filter(games::id.lt(b));
     }
-    let rows: Vec<(i64, String, String, Option<String>, String, NaiveDateTime, Option<NaiveDateTime>, bool, bool)> = q
+    let rows: Vec<(
+        i64,
+        String,
+        String,
+        Option<String>,
+        String,
+        NaiveDateTime,
+        Option<NaiveDateTime>,
+        bool,
+        bool,
+    )> = q
         .order(games::id.desc())
         .limit(limit.clamp(1, 100) * 2)
         .select((
@@ -386,7 +429,11 @@ pub fn account_id_by_name(conn: &mut DbConn, name: &str) -> AppResult<i64> {
 }
 
 /// A saved formation of `account` (for `load_formation`).
-pub fn load_formation(conn: &mut DbConn, account: i64, id: i64) -> AppResult<siguo_rules::Formation> {
+pub fn load_formation(
+    conn: &mut DbConn,
+    account: i64,
+    id: i64,
+) -> AppResult<siguo_rules::Formation> {
     use crate::db::schema::formations;
     let data: Option<String> = formations::table
         .filter(formations::id.eq(id).and(formations::account_id.eq(account)))

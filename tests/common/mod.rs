@@ -62,7 +62,8 @@ pub fn unique_name(prefix: &str) -> String {
 pub const GOOD_PASSWORD: &str = "Vermilion-Tortoise-42";
 
 pub fn postgres_admin_url() -> String {
-    std::env::var("SIGUO_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+    std::env::var("SIGUO_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
 
 /// What the test database is; removed when the `TestApp` drops.
@@ -82,7 +83,10 @@ impl Drop for TestDb {
                 // best effort, on a plain thread (Drop may run inside the runtime)
                 let _ = std::thread::spawn(move || {
                     if let Ok(mut c) = diesel::PgConnection::establish(&admin_url) {
-                        let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&mut c);
+                        let _ = diesel::sql_query(format!(
+                            "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
+                        ))
+                        .execute(&mut c);
                     }
                 })
                 .join();
@@ -158,20 +162,34 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -
     init_test_logging();
     let (db_url, db) = match backend {
         Backend::Sqlite => create_sqlite_db(),
-        Backend::Postgres => tokio::task::spawn_blocking(create_postgres_db).await.expect("create db"),
+        Backend::Postgres => {
+            tokio::task::spawn_blocking(create_postgres_db).await.expect("create db")
+        }
     };
     let mut config = test_config(&db_url);
     tweak(&mut config);
-    let running = siguo::app::start(config.clone()).await.unwrap_or_else(|e| panic!("server failed to start: {e}"));
+    let running = siguo::app::start(config.clone())
+        .await
+        .unwrap_or_else(|e| panic!("server failed to start: {e}"));
     // restarts come back on the same port
     config.server.listen = running.addr;
-    TestApp { backend, addr: running.addr, client: new_client(), db_url, config, running: Some(running), _db: db }
+    TestApp {
+        backend,
+        addr: running.addr,
+        client: new_client(),
+        db_url,
+        config,
+        running: Some(running),
+        _db: db,
+    }
 }
 
 fn init_test_logging() {
     if std::env::var("SIGUO_TEST_LOG").is_ok() {
         let _ = tracing_subscriber::fmt()
-            .with_env_filter(tracing_subscriber::EnvFilter::new(std::env::var("SIGUO_TEST_LOG").unwrap()))
+            .with_env_filter(tracing_subscriber::EnvFilter::new(
+                std::env::var("SIGUO_TEST_LOG").unwrap(),
+            ))
             .with_test_writer()
             .try_init();
     }
@@ -230,7 +248,12 @@ impl TestApp {
     }
 
     /// Register `username` with `client` (its cookie jar is logged in); returns the session JSON.
-    pub async fn register_with(&self, client: &reqwest::Client, username: &str, password: &str) -> Value {
+    pub async fn register_with(
+        &self,
+        client: &reqwest::Client,
+        username: &str,
+        password: &str,
+    ) -> Value {
         let resp = client
             .post(self.url("/api/auth/register"))
             .json(&json!({"username": username, "password": password}))
@@ -244,7 +267,12 @@ impl TestApp {
     }
 
     /// POST /api/auth/login with `client` (its cookie jar is logged in on success).
-    pub async fn login_with(&self, client: &reqwest::Client, username: &str, password: &str) -> reqwest::Response {
+    pub async fn login_with(
+        &self,
+        client: &reqwest::Client,
+        username: &str,
+        password: &str,
+    ) -> reqwest::Response {
         client
             .post(self.url("/api/auth/login"))
             .json(&json!({"username": username, "password": password}))

@@ -17,12 +17,21 @@ pub const DRAW: Status = Status::Draw { reason: DrawReason::StepLimit };
 
 pub fn account(conn: &mut DbConn, name: &str, guest: bool) -> i64 {
     let hash = if guest { None } else { Some("$argon2id$not-a-real-hash") };
-    siguo::db::accounts::insert(conn, name, &name.to_lowercase(), hash, guest).expect("insert account").id
+    siguo::db::accounts::insert(conn, name, &name.to_lowercase(), hash, guest)
+        .expect("insert account")
+        .id
 }
 
 /// An account's seat (the seat letter is set from the position in the array by `insert_game`).
 pub fn seat(id: i64) -> FinishedSeat {
-    FinishedSeat { seat: Seat::N, account_id: Some(id), guest: false, bot: None, escaped: false, surrendered: false }
+    FinishedSeat {
+        seat: Seat::N,
+        account_id: Some(id),
+        guest: false,
+        bot: None,
+        escaped: false,
+        surrendered: false,
+    }
 }
 
 /// A bot's seat.
@@ -51,7 +60,11 @@ pub fn insert_game(conn: &mut DbConn, kind: &str, seats: &mut [FinishedSeat; 4])
         ))
         .execute(conn)
         .unwrap();
-    let id: i64 = games::table.select(diesel::dsl::max(games::id)).first::<Option<i64>>(conn).unwrap().unwrap();
+    let id: i64 = games::table
+        .select(diesel::dsl::max(games::id))
+        .first::<Option<i64>>(conn)
+        .unwrap()
+        .unwrap();
     for s in Seat::ALL {
         let r = &seats[s.index()];
         diesel::insert_into(game_players::table)
@@ -80,7 +93,10 @@ pub fn finish(conn: &mut DbConn, g: &FinishedGame) -> AppResult<Recorded> {
         for s in Seat::ALL {
             let r = &g.seats[s.index()];
             diesel::update(game_players::table.find((g.game_id, s.letter().to_string())))
-                .set((game_players::surrendered.eq(r.surrendered), game_players::escaped.eq(r.escaped)))
+                .set((
+                    game_players::surrendered.eq(r.surrendered),
+                    game_players::escaped.eq(r.escaped),
+                ))
                 .execute(c)?;
         }
         record_result(c, g)
@@ -88,7 +104,12 @@ pub fn finish(conn: &mut DbConn, g: &FinishedGame) -> AppResult<Recorded> {
 }
 
 /// Insert and finish a game in one go.
-pub fn play(conn: &mut DbConn, kind: &str, mut seats: [FinishedSeat; 4], status: Status) -> (FinishedGame, Recorded) {
+pub fn play(
+    conn: &mut DbConn,
+    kind: &str,
+    mut seats: [FinishedSeat; 4],
+    status: Status,
+) -> (FinishedGame, Recorded) {
     let game_id = insert_game(conn, kind, &mut seats);
     let g = FinishedGame { game_id, kind: kind_of(kind), seats, status, reached_battle: true };
     let r = finish(conn, &g).expect("finish");
@@ -131,7 +152,11 @@ pub fn ladder_rows(conn: &mut DbConn) -> (i64, i64, i64) {
     (
         ladder_stats::table.count().get_result(conn).unwrap(),
         ladder_results::table.count().get_result(conn).unwrap(),
-        ladder_point_counts::table.filter(ladder_point_counts::n.ne(0)).count().get_result(conn).unwrap(),
+        ladder_point_counts::table
+            .filter(ladder_point_counts::n.ne(0))
+            .count()
+            .get_result(conn)
+            .unwrap(),
     )
 }
 
@@ -157,7 +182,10 @@ pub fn assert_buckets_consistent(conn: &mut DbConn) {
 }
 
 /// Run blocking database work on the test server's pool; panics inside propagate as-is.
-pub async fn with_db<R: Send + 'static>(db: &siguo::db::Db, f: impl FnOnce(&mut DbConn) -> R + Send + 'static) -> R {
+pub async fn with_db<R: Send + 'static>(
+    db: &siguo::db::Db,
+    f: impl FnOnce(&mut DbConn) -> R + Send + 'static,
+) -> R {
     let pool = db.pool.clone();
     tokio::task::spawn_blocking(move || {
         let mut c = pool.get().expect("db connection");

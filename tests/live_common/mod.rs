@@ -69,7 +69,9 @@ impl Client {
                         }
                     }
                     Some(Ok(Message::Close(f))) => {
-                        let _ = tx.send(Incoming::Closed(f.map(|f| (u16::from(f.code), f.reason.to_string()))));
+                        let _ = tx.send(Incoming::Closed(
+                            f.map(|f| (u16::from(f.code), f.reason.to_string())),
+                        ));
                         return;
                     }
                     Some(Ok(_)) => {}
@@ -120,7 +122,9 @@ impl Client {
         if self.closed.is_some() {
             return None;
         }
-        let m = tokio::time::timeout(WAIT, self.incoming.recv()).await.expect("timed out waiting for a frame");
+        let m = tokio::time::timeout(WAIT, self.incoming.recv())
+            .await
+            .expect("timed out waiting for a frame");
         match m {
             Some(Incoming::Text(t)) => {
                 let v: Value = serde_json::from_str(&t).expect("server sent JSON");
@@ -176,16 +180,28 @@ impl Client {
         self.next_id += 1;
         v["id"] = json!(id);
         self.send(&v).await;
-        let r = self.wait_for(move |m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id)).await;
-        if r["type"] == "ack" { Ok(r) } else { Err(r) }
+        let r = self
+            .wait_for(move |m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id))
+            .await;
+        if r["type"] == "ack" {
+            Ok(r)
+        } else {
+            Err(r)
+        }
     }
 
     /// Like `act` but with a given id (for idempotency tests).
     pub async fn act_with_id(&mut self, mut v: Value, id: Value) -> Result<Value, Value> {
         v["id"] = id.clone();
         self.send(&v).await;
-        let r = self.wait_for(move |m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == id).await;
-        if r["type"] == "ack" { Ok(r) } else { Err(r) }
+        let r = self
+            .wait_for(move |m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == id)
+            .await;
+        if r["type"] == "ack" {
+            Ok(r)
+        } else {
+            Err(r)
+        }
     }
 
     pub async fn expect_err(&mut self, v: Value, code: &str) -> Value {
@@ -213,7 +229,10 @@ impl Client {
     pub fn assert_no_hidden_ranks(&self) {
         for f in &self.frames {
             if let Some(bad) = hidden_rank_in(f, &self.seats) {
-                panic!("{} (seats {:?}) received a hidden rank {bad} in {f}", self.name, self.seats);
+                panic!(
+                    "{} (seats {:?}) received a hidden rank {bad} in {f}",
+                    self.name, self.seats
+                );
             }
         }
     }
@@ -234,7 +253,11 @@ pub fn hidden_rank_in(frame: &Value, seats: &BTreeSet<char>) -> Option<String> {
         // a piece with a rank: "S9", "EF", ...
         if let Some(s) = v.as_str() {
             let c: Vec<char> = s.chars().collect();
-            if c.len() == 2 && "NESW".contains(c[0]) && "123456789BMF".contains(c[1]) && !seats.contains(&c[0]) {
+            if c.len() == 2
+                && "NESW".contains(c[0])
+                && "123456789BMF".contains(c[1])
+                && !seats.contains(&c[0])
+            {
                 let ok = over || (c[1] == 'F' && revealed.contains(&c[0]));
                 if !ok && key != Some("seat") {
                     bad = Some(s.to_string());
@@ -245,7 +268,10 @@ pub fn hidden_rank_in(frame: &Value, seats: &BTreeSet<char>) -> Option<String> {
         if key == Some("pieces") && !std::ptr::eq(v, &view["pieces"]) {
             if let Some(m) = v.as_object() {
                 for (k, r) in m {
-                    if r.as_str().is_some_and(|r| r.len() == 1) && !k.starts_with(|c: char| seats.contains(&c)) && !over {
+                    if r.as_str().is_some_and(|r| r.len() == 1)
+                        && !k.starts_with(|c: char| seats.contains(&c))
+                        && !over
+                    {
                         bad = Some(format!("{k}={r}"));
                     }
                 }
@@ -288,7 +314,12 @@ pub fn pick_move(legal: &Value, k: usize) -> Option<(String, String)> {
     let m = legal.as_object()?;
     let all: Vec<(String, String)> = m
         .iter()
-        .flat_map(|(f, tos)| tos.as_array().into_iter().flatten().map(move |t| (f.clone(), t.as_str().unwrap().to_string())))
+        .flat_map(|(f, tos)| {
+            tos.as_array()
+                .into_iter()
+                .flatten()
+                .map(move |t| (f.clone(), t.as_str().unwrap().to_string()))
+        })
         .collect();
     if all.is_empty() {
         return None;
@@ -303,13 +334,19 @@ pub async fn four_player_room(app: &TestApp, options: Value) -> (String, Vec<Cli
     for p in ["n", "e", "s", "w"] {
         cs.push(Client::new(app, &format!("lp{p}")).await);
     }
-    let ack = cs[0].act(json!({"type": "create_room", "public": true, "options": options})).await.expect("create_room");
+    let ack = cs[0]
+        .act(json!({"type": "create_room", "public": true, "options": options}))
+        .await
+        .expect("create_room");
     let room = ack["room"].as_str().unwrap().to_string();
     for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
         if i > 0 {
             cs[i].act(json!({"type": "join_room", "room": room})).await.expect("join");
         }
-        cs[i].act(json!({"type": "take_seat", "room": room, "seat": seat})).await.expect("take_seat");
+        cs[i]
+            .act(json!({"type": "take_seat", "room": room, "seat": seat}))
+            .await
+            .expect("take_seat");
         cs[i].seats.insert(seat.chars().next().unwrap());
     }
     for c in cs.iter_mut() {
@@ -328,7 +365,13 @@ pub async fn confirm_all(room: &str, cs: &mut [Client]) {
         c.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
     }
     for c in cs.iter_mut() {
-        c.wait_for(|m| m["type"] == "update" && m["events"].as_array().is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))).await;
+        c.wait_for(|m| {
+            m["type"] == "update"
+                && m["events"]
+                    .as_array()
+                    .is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))
+        })
+        .await;
     }
 }
 

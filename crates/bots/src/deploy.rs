@@ -30,7 +30,11 @@ impl Builder {
     /// Put `rank` on a random free station accepted by `ok`; any free station if none is.
     fn place<R: Rng + ?Sized>(&mut self, rank: Rank, rng: &mut R, ok: impl Fn(u8, u8) -> bool) {
         let cands: Vec<(u8, u8)> = self.free.iter().copied().filter(|&(c, r)| ok(c, r)).collect();
-        let (c, r) = if cands.is_empty() { self.free[rng.random_range(0..self.free.len())] } else { cands[rng.random_range(0..cands.len())] };
+        let (c, r) = if cands.is_empty() {
+            self.free[rng.random_range(0..self.free.len())]
+        } else {
+            cands[rng.random_range(0..cands.len())]
+        };
         self.take(c, r, rank);
     }
 }
@@ -38,8 +42,10 @@ impl Builder {
 /// A sensible random deployment for `seat`; always legal (falls back to a uniformly random one).
 pub fn sensible<R: Rng + ?Sized>(seat: Seat, options: &Options, rng: &mut R) -> Deployment {
     let camps = [(1u8, 2u8), (3, 2), (2, 3), (1, 4), (3, 4)];
-    let free: Vec<(u8, u8)> =
-        (1..=6u8).flat_map(|r| (0..5u8).map(move |c| (c, r))).filter(|cr| !camps.contains(cr)).collect();
+    let free: Vec<(u8, u8)> = (1..=6u8)
+        .flat_map(|r| (0..5u8).map(move |c| (c, r)))
+        .filter(|cr| !camps.contains(cr))
+        .collect();
     let mut b = Builder { seat, free, placed: BTreeMap::new() };
     let flag_col: u8 = if rng.random_bool(0.5) { 1 } else { 3 };
     let other_hq = 4 - flag_col;
@@ -69,7 +75,9 @@ pub fn sensible<R: Rng + ?Sized>(seat: Seat, options: &Options, rng: &mut R) -> 
     for i in 0..bombs_left {
         let near_flag = i == 0;
         b.place(Rank::Bomb, rng, |c, r| {
-            (r >= 2 || front_ok) && r <= 5 && if near_flag { r >= 3 && c.abs_diff(flag_col) <= 1 } else { r <= 4 }
+            (r >= 2 || front_ok)
+                && r <= 5
+                && if near_flag { r >= 3 && c.abs_diff(flag_col) <= 1 } else { r <= 4 }
         });
     }
     // The commander and the general lead from the front rails, on different sides.

@@ -53,5 +53,7 @@ pub(crate) fn is_straight(path: &[Station]) -> bool {
 
 /// The 25 non-camp stations of a seat's region (where a deployment puts its pieces).
 pub(crate) fn deployment_stations(seat: Seat) -> impl Iterator<Item = Station> {
-    (1..=6u8).flat_map(move |row| (0..5u8).map(move |col| Station::of_seat(seat, col, row))).filter(|s| !s.is_camp())
+    (1..=6u8)
+        .flat_map(move |row| (0..5u8).map(move |col| Station::of_seat(seat, col, row)))
+        .filter(|s| !s.is_camp())
 }

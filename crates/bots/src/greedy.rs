@@ -77,8 +77,10 @@ impl Bot for GreedyBot {
                         0.5 * 4_000.0 + 0.5 * combat_value(rank, Rank::Mine, view)
                     }
                     None => {
-                        let set: Vec<Rank> = Rank::full_set().into_iter().filter(|&r| r != Rank::Flag).collect();
-                        set.iter().map(|&d| combat_value(rank, d, view)).sum::<f64>() / set.len() as f64
+                        let set: Vec<Rank> =
+                            Rank::full_set().into_iter().filter(|&r| r != Rank::Flag).collect();
+                        set.iter().map(|&d| combat_value(rank, d, view)).sum::<f64>()
+                            / set.len() as f64
                     }
                 };
             }

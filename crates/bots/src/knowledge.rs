@@ -13,7 +13,10 @@
 //! [`sample`] draws complete identity assignments consistent with it.
 use crate::geo;
 use rand::Rng;
-use siguo_rules::{CombatOutcome, ElimReason, Event, FlagCapture, MineRule, Options, Piece, Rank, Seat, Station, View};
+use siguo_rules::{
+    CombatOutcome, ElimReason, Event, FlagCapture, MineRule, Options, Piece, Rank, Seat, Station,
+    View,
+};
 use std::collections::BTreeMap;
 
 /// A set of ranks: bit `r as usize` for each possible [`Rank`].
@@ -194,7 +197,12 @@ impl Knowledge {
                             self.broken = true;
                             return;
                         };
-                        self.combats.push(Combat { attacker: a, defender: d, outcome: *outcome, flag_captured: false });
+                        self.combats.push(Combat {
+                            attacker: a,
+                            defender: d,
+                            outcome: *outcome,
+                            flag_captured: false,
+                        });
                         match outcome {
                             CombatOutcome::AttackerWon => {
                                 self.remove(d);
@@ -234,7 +242,12 @@ impl Knowledge {
                     }
                 }
                 self.eliminated[seat.index()] = true;
-                let ids: Vec<usize> = self.at.values().copied().filter(|&id| self.pieces[id].owner == *seat).collect();
+                let ids: Vec<usize> = self
+                    .at
+                    .values()
+                    .copied()
+                    .filter(|&id| self.pieces[id].owner == *seat)
+                    .collect();
                 for id in ids {
                     self.remove(id);
                 }
@@ -257,7 +270,9 @@ impl Knowledge {
         let agrees = !self.broken
             && view.steps >= self.last_steps
             && self.at.len() == view.pieces.len()
-            && view.pieces.iter().all(|(st, sp)| self.at.get(st).is_some_and(|&id| self.pieces[id].owner == sp.owner()));
+            && view.pieces.iter().all(|(st, sp)| {
+                self.at.get(st).is_some_and(|&id| self.pieces[id].owner == sp.owner())
+            });
         if !agrees {
             self.rebuild(view);
         }
@@ -346,8 +361,10 @@ impl Knowledge {
 
     /// Arc consistency over combats plus piece counts per seat. False if some domain is empty.
     fn propagate(&self, d: &mut [Dom], options: &Options, use_combats: bool) -> bool {
-        let by_seat: Vec<Vec<usize>> =
-            Seat::ALL.iter().map(|&s| (0..self.pieces.len()).filter(|&i| self.pieces[i].owner == s).collect()).collect();
+        let by_seat: Vec<Vec<usize>> = Seat::ALL
+            .iter()
+            .map(|&s| (0..self.pieces.len()).filter(|&i| self.pieces[i].owner == s).collect())
+            .collect();
         for _round in 0..12 {
             let mut changed = false;
             if use_combats {
@@ -414,7 +431,12 @@ impl Knowledge {
 
     /// Draw a complete identity assignment consistent with `doms` (and, as far as a few retries
     /// manage, with every combat), and return the pieces on the board.
-    pub fn sample<R: Rng + ?Sized>(&self, doms: &[Dom], options: &Options, rng: &mut R) -> BTreeMap<Station, Piece> {
+    pub fn sample<R: Rng + ?Sized>(
+        &self,
+        doms: &[Dom],
+        options: &Options,
+        rng: &mut R,
+    ) -> BTreeMap<Station, Piece> {
         let mut best: Option<(usize, Vec<Rank>)> = None;
         for _ in 0..4 {
             let ranks = self.sample_once(doms, rng);
@@ -440,7 +462,8 @@ impl Knowledge {
             if self.eliminated[seat.index()] {
                 continue;
             }
-            let ids: Vec<usize> = (0..self.pieces.len()).filter(|&i| self.pieces[i].owner == seat).collect();
+            let ids: Vec<usize> =
+                (0..self.pieces.len()).filter(|&i| self.pieces[i].owner == seat).collect();
             let mut attempt = 0;
             loop {
                 attempt += 1;
@@ -458,7 +481,12 @@ impl Knowledge {
 
 /// One seat: assign the remaining pieces of each kind to its pieces, most constrained first,
 /// each rank drawn with weight (copies left) / (pieces that could still take it).
-fn sample_seat<R: Rng + ?Sized>(ids: &[usize], doms: &[Dom], rng: &mut R, relax: bool) -> Option<Vec<Rank>> {
+fn sample_seat<R: Rng + ?Sized>(
+    ids: &[usize],
+    doms: &[Dom],
+    rng: &mut R,
+    relax: bool,
+) -> Option<Vec<Rank>> {
     let mut left = [0u32; 12];
     for r in Rank::ALL {
         left[r as usize] = r.count() as u32;

@@ -79,9 +79,16 @@ pub fn make_bot(level: Level, seed: u64, budget: Duration) -> Box<dyn Bot> {
 /// Like [`make_bot`], but with `node_limit` the search stops after that many search nodes
 /// instead of on the clock: the bot's choices then depend only on its seed, its view and the
 /// events it saw (used by tests and for reproducible analysis).
-pub fn make_bot_with(level: Level, seed: u64, budget: Duration, node_limit: Option<u64>) -> Box<dyn Bot> {
+pub fn make_bot_with(
+    level: Level,
+    seed: u64,
+    budget: Duration,
+    node_limit: Option<u64>,
+) -> Box<dyn Bot> {
     match level {
-        Level::Random => Box::new(RandomBot { rng: <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed) }),
+        Level::Random => Box::new(RandomBot {
+            rng: <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed),
+        }),
         Level::Greedy => Box::new(GreedyBot::new(seed)),
         Level::Standard => Box::new(StandardBot::new(seed, budget.min(MAX_BUDGET), node_limit)),
     }

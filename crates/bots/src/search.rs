@@ -74,7 +74,8 @@ pub fn flag_threatened(g: &Game, owner: Seat, flag: Station) -> bool {
     let fc = g.options().flag_capture;
     flag.neighbours().iter().any(|&nb| {
         !nb.is_headquarters()
-            && g.piece_at(nb).is_some_and(|p| p.owner.team() != owner.team() && can_take_flag(p.rank, fc))
+            && g.piece_at(nb)
+                .is_some_and(|p| p.owner.team() != owner.team() && can_take_flag(p.rank, fc))
     })
 }
 
@@ -158,7 +159,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// Fail-soft alpha-beta; the side of `team` maximizes. Returns 0 once stopped (discard it).
-    pub fn alphabeta(&mut self, g: &Game, depth: u32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    pub fn alphabeta(
+        &mut self,
+        g: &Game,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         if self.limit.tick() {
             return 0;
         }

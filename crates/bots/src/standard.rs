@@ -22,16 +22,28 @@ pub struct StandardBot {
 
 impl StandardBot {
     pub fn new(seed: u64, budget: Duration, node_limit: Option<u64>) -> StandardBot {
-        StandardBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, node_limit, know: Knowledge::new() }
+        StandardBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            budget,
+            node_limit,
+            know: Knowledge::new(),
+        }
     }
 }
 
 /// Moves that must be played (a sure flag capture), or the only moves worth searching (captures of
 /// pieces that threaten our own flag). `doms` are the knowledge domains.
-fn forced<'m>(know: &Knowledge, doms: &[u16], view: &View, me: Seat, moves: &'m [Move]) -> Option<Vec<&'m Move>> {
+fn forced<'m>(
+    know: &Knowledge,
+    doms: &[u16],
+    view: &View,
+    me: Seat,
+    moves: &'m [Move],
+) -> Option<Vec<&'m Move>> {
     // A sure flag capture wins a seat: always take it.
     if let Some(m) = moves.iter().find(|m| {
-        know.id_at(m.to).is_some_and(|id| know.owner(id).team() != me.team() && doms[id] == bit(Rank::Flag))
+        know.id_at(m.to)
+            .is_some_and(|id| know.owner(id).team() != me.team() && doms[id] == bit(Rank::Flag))
     }) {
         return Some(vec![m]);
     }
@@ -49,7 +61,8 @@ fn forced<'m>(know: &Knowledge, doms: &[u16], view: &View, me: Seat, moves: &'m 
                     continue;
                 }
                 if let Some(e) = know.id_at(nb) {
-                    let can = crate::knowledge::ranks(doms[e] & MOVABLE).any(|r| can_take_flag(r, fc));
+                    let can =
+                        crate::knowledge::ranks(doms[e] & MOVABLE).any(|r| can_take_flag(r, fc));
                     if know.owner(e).team() != me.team() && can {
                         threats.push(nb);
                     }
@@ -80,7 +93,10 @@ impl Bot for StandardBot {
         if moves.len() == 1 {
             return moves[0].clone();
         }
-        let me = view.turn.or_else(|| view.pieces.get(&moves[0].from).map(|p| p.owner())).unwrap_or(siguo_rules::Seat::N);
+        let me = view
+            .turn
+            .or_else(|| view.pieces.get(&moves[0].from).map(|p| p.owner()))
+            .unwrap_or(siguo_rules::Seat::N);
         let team = me.team();
         let doms = self.know.domains(&view.options, &view.flags_revealed);
         let cands: Vec<&Move> = match forced(&self.know, &doms, view, me, moves) {

@@ -34,7 +34,10 @@ fn deployments_are_legal() {
                     let d = b.deploy(seat, &options);
                     assert_eq!(d.seat, seat);
                     if let Err(e) = d.validate(&options) {
-                        panic!("{level:?} seed {seed} {options:?}: illegal deployment: {e} ({})", e.code());
+                        panic!(
+                            "{level:?} seed {seed} {options:?}: illegal deployment: {e} ({})",
+                            e.code()
+                        );
                     }
                 }
             }
@@ -48,8 +51,10 @@ fn deployments_vary_and_guard_the_flag() {
     let mut seen = std::collections::BTreeSet::new();
     let mut guarded = 0;
     for seed in 0..30 {
-        let d = make_bot(Level::Standard, seed, Duration::from_millis(10)).deploy(Seat::S, &options);
-        let flag = d.pieces.iter().find(|(_, r)| **r == siguo_rules::Rank::Flag).map(|(s, _)| *s).unwrap();
+        let d =
+            make_bot(Level::Standard, seed, Duration::from_millis(10)).deploy(Seat::S, &options);
+        let flag =
+            d.pieces.iter().find(|(_, r)| **r == siguo_rules::Rank::Flag).map(|(s, _)| *s).unwrap();
         assert!(flag.is_headquarters());
         let mines_next = flag
             .neighbours()
@@ -69,10 +74,16 @@ fn deployments_vary_and_guard_the_flag() {
 fn every_level_finishes_every_kind_of_game() {
     let mut seed = 0;
     for options in variants() {
-        for (a, b) in [(Level::Standard, Level::Greedy), (Level::Greedy, Level::Random), (Level::Standard, Level::Random)] {
+        for (a, b) in [
+            (Level::Standard, Level::Greedy),
+            (Level::Greedy, Level::Random),
+            (Level::Standard, Level::Random),
+        ] {
             seed += 1;
-            let mut bots: Vec<Box<dyn Bot>> =
-                Seat::ALL.iter().map(|s| bot(if s.team() == Team::NS { a } else { b }, seed * 4 + s.index() as u64)).collect();
+            let mut bots: Vec<Box<dyn Bot>> = Seat::ALL
+                .iter()
+                .map(|s| bot(if s.team() == Team::NS { a } else { b }, seed * 4 + s.index() as u64))
+                .collect();
             let deps = Seat::ALL.map(|s| bots[s.index()].deploy(s, &options));
             let drivers = Seat::ALL.map(|s| Driver { bot: s.index(), sees: SeatSet::one(s) });
             let (game, chosen) = play_out(Game::new(options, &deps).unwrap(), &mut bots, &drivers);
@@ -89,12 +100,11 @@ fn dual_control_bots_finish_games() {
     let mut seed = 100;
     for options in variants() {
         seed += 1;
-        let mut bots: Vec<Box<dyn Bot>> = vec![bot(Level::Standard, seed), bot(Level::Greedy, seed + 1)];
+        let mut bots: Vec<Box<dyn Bot>> =
+            vec![bot(Level::Standard, seed), bot(Level::Greedy, seed + 1)];
         let deps = Seat::ALL.map(|s| bots[s.index() % 2].deploy(s, &options));
-        let drivers = Seat::ALL.map(|s| Driver {
-            bot: s.index() % 2,
-            sees: SeatSet::one(s).with(s.partner()),
-        });
+        let drivers = Seat::ALL
+            .map(|s| Driver { bot: s.index() % 2, sees: SeatSet::one(s).with(s.partner()) });
         let (game, chosen) = play_out(Game::new(options, &deps).unwrap(), &mut bots, &drivers);
         assert!(game.is_over(), "{options:?}: the game did not end");
         assert!(chosen > 0);
@@ -112,7 +122,8 @@ fn a_bot_joining_late_still_plays_legal_moves() {
         if game.is_over() {
             continue;
         }
-        let mut bots: Vec<Box<dyn Bot>> = (0..4).map(|i| bot(Level::Standard, seed * 10 + i)).collect();
+        let mut bots: Vec<Box<dyn Bot>> =
+            (0..4).map(|i| bot(Level::Standard, seed * 10 + i)).collect();
         let drivers = Seat::ALL.map(|s| Driver { bot: s.index(), sees: SeatSet::one(s) });
         let (game, _) = play_out(game, &mut bots, &drivers);
         assert!(game.is_over());

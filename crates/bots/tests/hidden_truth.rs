@@ -9,7 +9,11 @@ use siguo_rules::{Action, Game, Options, Seat, SeatSet, Station, Viewer};
 use std::time::Duration;
 
 /// Replay `actions` on new deployments; `None` if some action is refused.
-fn replay(options: Options, deps: &[siguo_rules::Deployment; 4], actions: &[Action]) -> Option<(Game, Vec<siguo_rules::Event>)> {
+fn replay(
+    options: Options,
+    deps: &[siguo_rules::Deployment; 4],
+    actions: &[Action],
+) -> Option<(Game, Vec<siguo_rules::Event>)> {
     let mut g = Game::new(options, deps).ok()?;
     let mut events = g.initial_events();
     for a in actions {
@@ -69,7 +73,10 @@ fn permuting_hidden_identities_does_not_change_the_move() {
                 }
                 picks.push(bot.choose(&g.view(viewer), &moves));
             }
-            assert_eq!(picks[0], picks[1], "seed {seed}, level {level:?}: the move depends on hidden ranks");
+            assert_eq!(
+                picks[0], picks[1],
+                "seed {seed}, level {level:?}: the move depends on hidden ranks"
+            );
         }
         checked += 1;
     }

@@ -56,8 +56,12 @@ fn bench(c: &mut Criterion) {
             black_box(buf.len())
         })
     });
-    grp.bench_function("legal_move_count_mid_game", |b| b.iter(|| black_box(&g).legal_move_count()));
-    grp.bench_function("legal_moves_with_paths_mid_game", |b| b.iter(|| black_box(&g).legal_moves().len()));
+    grp.bench_function("legal_move_count_mid_game", |b| {
+        b.iter(|| black_box(&g).legal_move_count())
+    });
+    grp.bench_function("legal_moves_with_paths_mid_game", |b| {
+        b.iter(|| black_box(&g).legal_moves().len())
+    });
     grp.finish();
 
     let opts = Options::default();

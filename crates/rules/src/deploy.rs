@@ -76,7 +76,11 @@ impl Deployment {
         }
         for r in Rank::ALL {
             if counts[r as usize] != r.count() {
-                return Err(DeployError::WrongCount { rank: r, expected: r.count(), found: counts[r as usize] });
+                return Err(DeployError::WrongCount {
+                    rank: r,
+                    expected: r.count(),
+                    found: counts[r as usize],
+                });
             }
         }
         for row in 1..=6u8 {
@@ -105,11 +109,12 @@ impl Deployment {
             .filter(|s| !s.is_camp())
             .collect();
         let mut pieces = BTreeMap::new();
-        let take = |free: &mut Vec<Station>, pred: &dyn Fn(Station) -> bool, rng: &mut R| -> Station {
-            let cands: Vec<usize> = (0..free.len()).filter(|&i| pred(free[i])).collect();
-            let i = cands[rng.random_range(0..cands.len())];
-            free.swap_remove(i)
-        };
+        let take =
+            |free: &mut Vec<Station>, pred: &dyn Fn(Station) -> bool, rng: &mut R| -> Station {
+                let cands: Vec<usize> = (0..free.len()).filter(|&i| pred(free[i])).collect();
+                let i = cands[rng.random_range(0..cands.len())];
+                free.swap_remove(i)
+            };
         let st = take(&mut free, &|s: Station| s.is_headquarters(), rng);
         pieces.insert(st, Rank::Flag);
         for _ in 0..Rank::Mine.count() {
@@ -156,19 +161,26 @@ impl Deployment {
         )
     }
     /// Place a formation for a seat and validate it.
-    pub fn from_formation(seat: Seat, f: &Formation, options: &Options) -> Result<Deployment, DeployError> {
+    pub fn from_formation(
+        seat: Seat,
+        f: &Formation,
+        options: &Options,
+    ) -> Result<Deployment, DeployError> {
         let mut pieces = BTreeMap::new();
         for (name, &r) in &f.0 {
             let b = name.as_bytes();
-            let st = (b.len() == 2 && (b'a'..=b'e').contains(&b[0]) && (b'1'..=b'6').contains(&b[1]))
-                .then(|| Station::of_seat(seat, b[0] - b'a', b[1] - b'0'));
+            let st =
+                (b.len() == 2 && (b'a'..=b'e').contains(&b[0]) && (b'1'..=b'6').contains(&b[1]))
+                    .then(|| Station::of_seat(seat, b[0] - b'a', b[1] - b'0'));
             match st {
                 Some(st) => {
                     pieces.insert(st, r);
                 }
                 // A name that is not a station of the region: report the seat's first station.
                 None => {
-                    return Err(DeployError::OutsideRegion { station: Station::of_seat(seat, 0, 1) });
+                    return Err(DeployError::OutsideRegion {
+                        station: Station::of_seat(seat, 0, 1),
+                    });
                 }
             }
         }
@@ -181,7 +193,9 @@ impl Deployment {
 /// Whether rank `r` may stand on `st` (flag, mine and bomb placement rules).
 fn placement_ok(st: Station, r: Rank, options: &Options) -> Result<(), DeployError> {
     match r {
-        Rank::Flag if !st.is_headquarters() => Err(DeployError::FlagNotInHeadquarters { station: st }),
+        Rank::Flag if !st.is_headquarters() => {
+            Err(DeployError::FlagNotInHeadquarters { station: st })
+        }
         Rank::Mine if st.row() < 5 => Err(DeployError::MineOutsideBackRows { station: st }),
         Rank::Bomb if st.row() == 1 && !options.bombs_front_row => {
             Err(DeployError::BombInFrontRow { station: st })

@@ -116,17 +116,45 @@ pub enum Status {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
-    Moved { seat: Seat, from: Station, to: Station, path: Vec<Station>, combat: Option<CombatOutcome> },
-    Skipped { seat: Seat, skips: u32 },
-    FlagRevealed { seat: Seat, station: Station },
-    Eliminated { seat: Seat, reason: ElimReason },
-    DrawOffered { seat: Seat },
-    DrawAccepted { seat: Seat },
-    DrawDeclined { seat: Seat },
-    DrawOfferExpired { seat: Seat },
+    Moved {
+        seat: Seat,
+        from: Station,
+        to: Station,
+        path: Vec<Station>,
+        combat: Option<CombatOutcome>,
+    },
+    Skipped {
+        seat: Seat,
+        skips: u32,
+    },
+    FlagRevealed {
+        seat: Seat,
+        station: Station,
+    },
+    Eliminated {
+        seat: Seat,
+        reason: ElimReason,
+    },
+    DrawOffered {
+        seat: Seat,
+    },
+    DrawAccepted {
+        seat: Seat,
+    },
+    DrawDeclined {
+        seat: Seat,
+    },
+    DrawOfferExpired {
+        seat: Seat,
+    },
     /// The next seat to move and the battle-step counter.
-    Turn { seat: Seat, steps: u32 },
-    GameOver { status: Status },
+    Turn {
+        seat: Seat,
+        steps: u32,
+    },
+    GameOver {
+        status: Status,
+    },
 }
 
 /// Why an action is refused. Stable snake_case `code()`; the game is unchanged.
@@ -198,7 +226,10 @@ fn cell_team(c: u8) -> u8 {
     (c >> 4) & 1
 }
 pub(crate) fn cell_piece(c: u8) -> Option<Piece> {
-    (c != 0).then(|| Piece { owner: Seat::from_index(cell_owner(c)), rank: Rank::ALL[cell_rank(c) as usize] })
+    (c != 0).then(|| Piece {
+        owner: Seat::from_index(cell_owner(c)),
+        rank: Rank::ALL[cell_rank(c) as usize],
+    })
 }
 
 /// A game in its battle phase. Cloneable, comparable; changed only by [`Game::apply`]
@@ -235,7 +266,11 @@ struct Comps {
 impl Comps {
     #[inline(always)]
     fn new() -> Comps {
-        Comps { label: [u8::MAX; Station::COUNT], n: 0, sets: [const { std::mem::MaybeUninit::uninit() }; 74] }
+        Comps {
+            label: [u8::MAX; Station::COUNT],
+            n: 0,
+            sets: [const { std::mem::MaybeUninit::uninit() }; 74],
+        }
     }
     /// The component of the empty rail station `v`: (members, occupied border).
     #[inline]
@@ -377,7 +412,9 @@ impl Game {
     }
     /// The seat with a pending draw offer, and the seats that accepted it.
     pub fn draw_offer(&self) -> Option<(Seat, Vec<Seat>)> {
-        self.offer.map(|(s, m)| (s, Seat::ALL.into_iter().filter(|x| m & (1 << x.index()) != 0).collect()))
+        self.offer.map(|(s, m)| {
+            (s, Seat::ALL.into_iter().filter(|x| m & (1 << x.index()) != 0).collect())
+        })
     }
     /// Whether `seat` may offer a draw now (live, no offer pending, 10-own-turn rule).
     pub fn can_offer_draw(&self, seat: Seat) -> bool {
@@ -394,7 +431,9 @@ impl Game {
             return Some(RuleError::DrawOfferPending);
         }
         match self.last_offer[seat.index()] {
-            Some(t) if self.turns_started[seat.index()] < t + 10 => Some(RuleError::DrawOfferTooSoon),
+            Some(t) if self.turns_started[seat.index()] < t + 10 => {
+                Some(RuleError::DrawOfferTooSoon)
+            }
             _ => None,
         }
     }
@@ -673,7 +712,8 @@ impl Game {
         let t = tables();
         let s = from.index();
         let c = self.board[s];
-        if self.is_over() || c == 0 || cell_owner(c) != self.turn.index() || !Self::mobile(t, c, s) {
+        if self.is_over() || c == 0 || cell_owner(c) != self.turn.index() || !Self::mobile(t, c, s)
+        {
             return Vec::new();
         }
         let mut d = Bits::default();
@@ -1026,7 +1066,9 @@ impl<'de> Deserialize<'de> for Status {
         match (j.state.as_str(), j.winner, j.reason.as_deref()) {
             ("ongoing", None, _) => Ok(Status::Ongoing),
             ("won", Some(winner), _) => Ok(Status::Won { winner, reason: WinReason::Elimination }),
-            ("draw", None, Some("step_limit")) => Ok(Status::Draw { reason: DrawReason::StepLimit }),
+            ("draw", None, Some("step_limit")) => {
+                Ok(Status::Draw { reason: DrawReason::StepLimit })
+            }
             ("draw", None, Some("agreement")) => Ok(Status::Draw { reason: DrawReason::Agreement }),
             _ => Err(D::Error::custom("invalid status")),
         }

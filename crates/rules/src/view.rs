@@ -119,7 +119,8 @@ impl crate::game::Game {
             Viewer::Spectator => false,
             Viewer::Seats(set) => {
                 set.contains(piece.owner)
-                    || (self.options.info_mode == InfoMode::DoubleOpen && set.contains(piece.owner.partner()))
+                    || (self.options.info_mode == InfoMode::DoubleOpen
+                        && set.contains(piece.owner.partner()))
             }
         }
     }

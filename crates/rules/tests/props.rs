@@ -5,15 +5,18 @@ use rand_chacha::ChaCha8Rng;
 use siguo_rules::*;
 
 fn options() -> impl Strategy<Value = Options> {
-    (0..3u8, 0..3u8, any::<bool>(), any::<bool>(), 50..=300u32, 1..=6u32).prop_map(|(im, fc, mutual, bfr, steps, skips)| Options {
-        info_mode: [InfoMode::FourDark, InfoMode::DoubleOpen, InfoMode::AllOpen][im as usize],
-        flag_capture: [FlagCapture::Any, FlagCapture::NotCommander, FlagCapture::EngineerOnly][fc as usize],
-        mines: if mutual { MineRule::Mutual } else { MineRule::Invincible },
-        bombs_front_row: bfr,
-        max_steps: steps,
-        max_skips: skips,
-        ..Options::default()
-    })
+    (0..3u8, 0..3u8, any::<bool>(), any::<bool>(), 50..=300u32, 1..=6u32).prop_map(
+        |(im, fc, mutual, bfr, steps, skips)| Options {
+            info_mode: [InfoMode::FourDark, InfoMode::DoubleOpen, InfoMode::AllOpen][im as usize],
+            flag_capture: [FlagCapture::Any, FlagCapture::NotCommander, FlagCapture::EngineerOnly]
+                [fc as usize],
+            mines: if mutual { MineRule::Mutual } else { MineRule::Invincible },
+            bombs_front_row: bfr,
+            max_steps: steps,
+            max_skips: skips,
+            ..Options::default()
+        },
+    )
 }
 
 fn viewers() -> Vec<Viewer> {
@@ -35,7 +38,9 @@ fn may_see(g: &Game, viewer: Viewer, p: Piece) -> bool {
     match viewer {
         Viewer::Spectator => false,
         Viewer::Seats(set) => {
-            set.contains(p.owner) || (g.options().info_mode == InfoMode::DoubleOpen && set.seats().any(|s| s.team() == p.owner.team()))
+            set.contains(p.owner)
+                || (g.options().info_mode == InfoMode::DoubleOpen
+                    && set.seats().any(|s| s.team() == p.owner.team()))
         }
     }
 }
@@ -129,7 +134,10 @@ fn play(seed: u64, opts: Options, check_everything: bool) -> (Game, GameRecord) 
                 if g.is_over() {
                     assert!(matches!(ev.last(), Some(Event::GameOver { .. })));
                 } else if matches!(action, Action::Move { .. } | Action::Timeout) {
-                    assert_eq!(ev.last(), Some(&Event::Turn { seat: g.turn().unwrap(), steps: g.steps() }));
+                    assert_eq!(
+                        ev.last(),
+                        Some(&Event::Turn { seat: g.turn().unwrap(), steps: g.steps() })
+                    );
                 }
                 record.actions.push(action);
             }

@@ -63,7 +63,15 @@ fn road_step_one_station() {
     let mut d = dests(&g, "Sc3");
     d.sort();
     // camp: 4 orthogonal + 4 diagonal
-    assert_eq!(d, ["Sb2", "Sb4", "Sc2", "Sc4", "Sd2", "Sd4", "Sd3", "Sb3"].iter().map(|s| s.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>());
+    assert_eq!(
+        d,
+        ["Sb2", "Sb4", "Sc2", "Sc4", "Sd2", "Sd4", "Sd3", "Sb3"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -141,7 +149,10 @@ fn engineer_turns_other_pieces_do_not() {
     assert!(can(&g, "Sa5", "Nc1"));
     assert!(can(&g, "Sa5", "Sa4"));
     // shortest path
-    assert_eq!(path(&g, "Sa5", "Sc1"), ["Sa5", "Sb5", "Sc5", "Sd5", "Se5", "Se4", "Se3", "Se2", "Se1", "Sd1", "Sc1"]);
+    assert_eq!(
+        path(&g, "Sa5", "Sc1"),
+        ["Sa5", "Sb5", "Sc5", "Sd5", "Se5", "Se4", "Se3", "Se2", "Se1", "Sd1", "Sc1"]
+    );
     let g2 = game(Seat::S, &[("Sa5", "S2"), ("Sa3", "S3")]);
     assert!(!can(&g2, "Sa5", "Se1"));
     assert!(can(&g2, "Sa5", "Se5"));
@@ -239,7 +250,8 @@ fn wrong_seat_and_errors() {
 
 #[test]
 fn flag_capture_option() {
-    let pcs = with_others(&[("Eb5", "S9"), ("Ea6", "S1"), ("Ed5", "SB"), ("Eb6", "EF"), ("Ed6", "EF")]);
+    let pcs =
+        with_others(&[("Eb5", "S9"), ("Ea6", "S1"), ("Ed5", "SB"), ("Eb6", "EF"), ("Ed6", "EF")]);
     let g = game(Seat::S, &pcs);
     assert!(can(&g, "Eb5", "Eb6"));
     let o = Options { flag_capture: FlagCapture::NotCommander, ..Options::default() };
@@ -256,8 +268,16 @@ fn flag_capture_option() {
 
 // ---------- §6 combat ----------
 
-fn combat(att: &str, def: &str, options: Options) -> (Option<CombatOutcome>, Option<Piece>, Vec<Event>) {
-    let mut g = game_opts(Seat::S, &with_others(&[("Sa2", att), ("Sa1", def), ("Ea5", "E3"), ("Wa5", "W3")]), options);
+fn combat(
+    att: &str,
+    def: &str,
+    options: Options,
+) -> (Option<CombatOutcome>, Option<Piece>, Vec<Event>) {
+    let mut g = game_opts(
+        Seat::S,
+        &with_others(&[("Sa2", att), ("Sa1", def), ("Ea5", "E3"), ("Wa5", "W3")]),
+        options,
+    );
     let ev = g.apply(&mv("Sa2", "Sa1")).unwrap();
     let c = match &ev[0] {
         Event::Moved { combat, .. } => *combat,
@@ -323,18 +343,26 @@ fn combat_ranks() {
 
 #[test]
 fn commander_removed_reveals_flag() {
-    let g0 = game(Seat::S, &with_others(&[("Sa2", "S9"), ("Sa1", "E9"), ("Eb6", "EF"), ("Sb6", "SF")]));
+    let g0 =
+        game(Seat::S, &with_others(&[("Sa2", "S9"), ("Sa1", "E9"), ("Eb6", "EF"), ("Sb6", "SF")]));
     let mut g = g0.clone();
     let ev = g.apply(&mv("Sa2", "Sa1")).unwrap();
     assert_eq!(ev[1], Event::FlagRevealed { seat: Seat::S, station: st("Sb6") });
     assert_eq!(ev[2], Event::FlagRevealed { seat: Seat::E, station: st("Eb6") });
     assert!(g.flag_revealed(Seat::S) && g.flag_revealed(Seat::E));
     // visible to everybody
-    for v in [Viewer::Spectator, Viewer::Seats(SeatSet::one(Seat::W)), Viewer::Seats(SeatSet::one(Seat::N))] {
+    for v in [
+        Viewer::Spectator,
+        Viewer::Seats(SeatSet::one(Seat::W)),
+        Viewer::Seats(SeatSet::one(Seat::N)),
+    ] {
         let view = g.view(v);
         assert_eq!(view.pieces[&st("Eb6")].rank(), Some(Rank::Flag));
         assert_eq!(view.pieces[&st("Sb6")].rank(), Some(Rank::Flag));
-        assert_eq!(view.pieces[&st("Wc6")].rank().is_some(), v == Viewer::Seats(SeatSet::one(Seat::W)));
+        assert_eq!(
+            view.pieces[&st("Wc6")].rank().is_some(),
+            v == Viewer::Seats(SeatSet::one(Seat::W))
+        );
     }
     // commander lost attacking a mine
     let mut g = game(Seat::S, &with_others(&[("Sa2", "S9"), ("Sa1", "EM"), ("Sb6", "SF")]));
@@ -375,7 +403,8 @@ fn eliminated_seats_are_skipped() {
 #[test]
 fn no_legal_move_at_turn_start_eliminates() {
     // E has only a mine and a flag
-    let mut g = game(Seat::N, &[("Nc6", "N2"), ("Ea5", "EM"), ("Eb6", "EF"), ("Sc6", "S2"), ("Wc6", "W2")]);
+    let mut g =
+        game(Seat::N, &[("Nc6", "N2"), ("Ea5", "EM"), ("Eb6", "EF"), ("Sc6", "S2"), ("Wc6", "W2")]);
     let ev = g.apply(&mv("Nc6", "Nc5")).unwrap();
     assert_eq!(ev[1], Event::Eliminated { seat: Seat::E, reason: ElimReason::NoLegalMove });
     assert_eq!(ev[2], Event::Turn { seat: Seat::S, steps: 1 });
@@ -384,7 +413,12 @@ fn no_legal_move_at_turn_start_eliminates() {
     // W loses all its moves: surrounded by... simply W surrenders -> NS wins
     let ev = g.apply(&Action::Surrender { seat: Seat::W }).unwrap();
     assert_eq!(ev[0], Event::Eliminated { seat: Seat::W, reason: ElimReason::Surrendered });
-    assert_eq!(ev[1], Event::GameOver { status: Status::Won { winner: Team::NS, reason: WinReason::Elimination } });
+    assert_eq!(
+        ev[1],
+        Event::GameOver {
+            status: Status::Won { winner: Team::NS, reason: WinReason::Elimination }
+        }
+    );
     assert!(g.is_over());
     assert_eq!(g.turn(), None);
     assert_eq!(g.clone().apply(&Action::Timeout), Err(RuleError::GameOver));
@@ -395,7 +429,15 @@ fn blocked_piece_counts_as_no_move() {
     // E's only piece is boxed in by its own mines
     let mut g = game(
         Seat::N,
-        &[("Nc6", "N2"), ("Ea6", "E3"), ("Ea5", "EM"), ("Eb5", "EM"), ("Eb6", "EF"), ("Sc6", "S2"), ("Wc6", "W2")],
+        &[
+            ("Nc6", "N2"),
+            ("Ea6", "E3"),
+            ("Ea5", "EM"),
+            ("Eb5", "EM"),
+            ("Eb6", "EF"),
+            ("Sc6", "S2"),
+            ("Wc6", "W2"),
+        ],
     );
     let ev = g.apply(&mv("Nc6", "Nc5")).unwrap();
     assert_eq!(ev[1], Event::Eliminated { seat: Seat::E, reason: ElimReason::NoLegalMove });
@@ -407,7 +449,10 @@ fn surrender_any_time_passes_turn_if_own() {
     let ev = g.apply(&Action::Surrender { seat: Seat::N }).unwrap();
     assert_eq!(ev[0], Event::Eliminated { seat: Seat::N, reason: ElimReason::Surrendered });
     assert_eq!(ev[1], Event::Turn { seat: Seat::E, steps: 0 });
-    assert_eq!(g.clone().apply(&Action::Surrender { seat: Seat::N }), Err(RuleError::SeatEliminated));
+    assert_eq!(
+        g.clone().apply(&Action::Surrender { seat: Seat::N }),
+        Err(RuleError::SeatEliminated)
+    );
     // not its turn: the turn stays
     let ev = g.apply(&Action::Surrender { seat: Seat::W }).unwrap();
     assert_eq!(ev, vec![Event::Eliminated { seat: Seat::W, reason: ElimReason::Surrendered }]);
@@ -434,7 +479,8 @@ fn skips_and_too_many_skips() {
 #[test]
 fn step_limit_draw() {
     let o = Options { max_steps: 50, ..Options::default() };
-    let mut g = game_opts(Seat::N, &[("Nc6", "N2"), ("Ec6", "E2"), ("Sc6", "S2"), ("Wc6", "W2")], o);
+    let mut g =
+        game_opts(Seat::N, &[("Nc6", "N2"), ("Ec6", "E2"), ("Sc6", "S2"), ("Wc6", "W2")], o);
     let mut last = vec![];
     let mut up = true;
     while !g.is_over() {
@@ -449,14 +495,20 @@ fn step_limit_draw() {
     }
     assert_eq!(g.steps(), 50);
     assert_eq!(g.status(), Status::Draw { reason: DrawReason::StepLimit });
-    assert_eq!(last.last(), Some(&Event::GameOver { status: Status::Draw { reason: DrawReason::StepLimit } }));
+    assert_eq!(
+        last.last(),
+        Some(&Event::GameOver { status: Status::Draw { reason: DrawReason::StepLimit } })
+    );
 }
 
 #[test]
 fn agreed_draw() {
     let mut g = game(Seat::N, &with_others(&[]));
     let ev = g.apply(&Action::AgreedDraw).unwrap();
-    assert_eq!(ev, vec![Event::GameOver { status: Status::Draw { reason: DrawReason::Agreement } }]);
+    assert_eq!(
+        ev,
+        vec![Event::GameOver { status: Status::Draw { reason: DrawReason::Agreement } }]
+    );
     assert!(g.is_over());
 }
 
@@ -501,7 +553,8 @@ fn draw_offer_decline_expire_and_reoffer() {
             }
         }
         let (a, b) = if up[seat.index()] { ("c6", "c5") } else { ("c5", "c6") };
-        g.apply(&mv(&format!("{}{}", seat.letter(), a), &format!("{}{}", seat.letter(), b))).unwrap();
+        g.apply(&mv(&format!("{}{}", seat.letter(), a), &format!("{}{}", seat.letter(), b)))
+            .unwrap();
         up[seat.index()] = !up[seat.index()];
     }
     g.apply(&Action::OfferDraw { seat: Seat::N }).unwrap();
@@ -551,7 +604,10 @@ fn deployment_validation_errors() {
     // empty station
     let mut x = d.clone();
     x.pieces.remove(&st("Sa1"));
-    assert!(matches!(x.validate(&o), Err(DeployError::WrongCount { .. }) | Err(DeployError::EmptyStation { .. })));
+    assert!(matches!(
+        x.validate(&o),
+        Err(DeployError::WrongCount { .. }) | Err(DeployError::EmptyStation { .. })
+    ));
     // flag not in HQ
     let mut x = d.clone();
     let f = find(&x, Rank::Flag);
@@ -560,7 +616,11 @@ fn deployment_validation_errors() {
     x.pieces.insert(other, Rank::Flag);
     x.pieces.insert(f, ro);
     if ro != Rank::Mine || true {
-        assert!(matches!(x.validate(&o), Err(DeployError::FlagNotInHeadquarters { .. }) | Err(DeployError::MineOutsideBackRows { .. })));
+        assert!(matches!(
+            x.validate(&o),
+            Err(DeployError::FlagNotInHeadquarters { .. })
+                | Err(DeployError::MineOutsideBackRows { .. })
+        ));
     }
 }
 
@@ -570,11 +630,17 @@ fn deployment_swap_rules() {
     let mut d = full(Seat::S);
     let flag = find(&d, Rank::Flag);
     let before = d.clone();
-    assert_eq!(d.swap(flag, st("Sa1"), &o), Err(DeployError::FlagNotInHeadquarters { station: st("Sa1") }));
+    assert_eq!(
+        d.swap(flag, st("Sa1"), &o),
+        Err(DeployError::FlagNotInHeadquarters { station: st("Sa1") })
+    );
     assert_eq!(d, before);
     let mine = find(&d, Rank::Mine);
     let e = d.swap(mine, st("Sc4"), &o).unwrap_err();
-    assert!(matches!(e, DeployError::MineOutsideBackRows { .. } | DeployError::PieceInCamp { .. }), "{e:?}");
+    assert!(
+        matches!(e, DeployError::MineOutsideBackRows { .. } | DeployError::PieceInCamp { .. }),
+        "{e:?}"
+    );
     let bomb = find(&d, Rank::Bomb);
     if bomb.row() != 1 {
         let e = d.swap(bomb, st("Sa1"), &o);
@@ -593,8 +659,14 @@ fn deployment_swap_rules() {
             assert!(d2.validate(&o).is_err());
         }
     }
-    assert_eq!(d.swap(st("Sb2"), st("Sa1"), &o), Err(DeployError::NoPieceThere { station: st("Sb2") }));
-    assert_eq!(d.swap(st("Na1"), st("Sa1"), &o), Err(DeployError::OutsideRegion { station: st("Na1") }));
+    assert_eq!(
+        d.swap(st("Sb2"), st("Sa1"), &o),
+        Err(DeployError::NoPieceThere { station: st("Sb2") })
+    );
+    assert_eq!(
+        d.swap(st("Na1"), st("Sa1"), &o),
+        Err(DeployError::OutsideRegion { station: st("Na1") })
+    );
     // a legal swap
     let a = find(&d, Rank::Commander);
     let b = find(&d, Rank::Engineer);
@@ -628,7 +700,8 @@ fn random_deployments_are_legal_and_varied() {
         for i in 0..400 {
             let d = Deployment::random(Seat::from_index(i), &o, &mut rng);
             assert_eq!(d.validate(&o), Ok(()));
-            bomb_front += d.pieces.iter().filter(|(s, r)| s.row() == 1 && **r == Rank::Bomb).count();
+            bomb_front +=
+                d.pieces.iter().filter(|(s, r)| s.row() == 1 && **r == Rank::Bomb).count();
             seen.insert(serde_json::to_string(&d.to_formation()).unwrap());
         }
         assert!(seen.len() > 390);
@@ -648,7 +721,8 @@ fn position_roundtrip_and_errors() {
     assert_eq!(p2, p);
     assert!(serde_json::from_str::<Position>(r#"{"turn":"S","pieces":{"Sa7":"S9"}}"#).is_err());
     assert!(serde_json::from_str::<Position>(r#"{"turn":"S","pieces":{"Sa1":"S0"}}"#).is_err());
-    assert!(serde_json::from_str::<Position>(r#"{"turn":"S","pieces":{},"options":{"bogus":1}}"#).is_err());
+    assert!(serde_json::from_str::<Position>(r#"{"turn":"S","pieces":{},"options":{"bogus":1}}"#)
+        .is_err());
     let mut bad = p.clone();
     bad.eliminated = vec![Seat::E];
     assert_eq!(Game::from_position(&bad).unwrap_err(), PositionError::TurnEliminated);

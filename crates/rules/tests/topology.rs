@@ -22,12 +22,17 @@ fn counts() {
 #[test]
 fn link_breakdown() {
     let l = links();
-    let inside = l.iter().filter(|l| l.rail && l.a.region().is_some() && l.a.region() == l.b.region()).count();
+    let inside = l
+        .iter()
+        .filter(|l| l.rail && l.a.region().is_some() && l.a.region() == l.b.region())
+        .count();
     let centre = l.iter().filter(|l| l.a.region().is_none() && l.b.region().is_none()).count();
     let front = l.iter().filter(|l| l.a.region().is_some() != l.b.region().is_some()).count();
     let arcs = l
         .iter()
-        .filter(|l| l.a.region().is_some() && l.b.region().is_some() && l.a.region() != l.b.region())
+        .filter(|l| {
+            l.a.region().is_some() && l.b.region().is_some() && l.a.region() != l.b.region()
+        })
         .count();
     assert_eq!((inside, front, centre, arcs), (64, 12, 12, 4));
     // no duplicate links
@@ -113,10 +118,15 @@ fn lines_are_rail_paths() {
         }
     }
     let names: Vec<&str> = lines[8].iter().map(|s| s.name()).collect();
-    assert_eq!(names, ["Sa5", "Sa4", "Sa3", "Sa2", "Sa1", "Ca1", "Ca2", "Ca3", "Ne1", "Ne2", "Ne3", "Ne4", "Ne5"]);
+    assert_eq!(
+        names,
+        ["Sa5", "Sa4", "Sa3", "Sa2", "Sa1", "Ca1", "Ca2", "Ca3", "Ne1", "Ne2", "Ne3", "Ne4", "Ne5"]
+    );
     // every rail link lies on some line
     for l in links().iter().filter(|l| l.rail) {
-        assert!(lines.iter().any(|line| line.windows(2).any(|w| (w[0] == l.a && w[1] == l.b) || (w[0] == l.b && w[1] == l.a))));
+        assert!(lines.iter().any(|line| line
+            .windows(2)
+            .any(|w| (w[0] == l.a && w[1] == l.b) || (w[0] == l.b && w[1] == l.a))));
     }
 }
 

@@ -52,7 +52,8 @@ pub fn play_out(mut game: Game, bots: &mut [Box<dyn Bot>], drivers: &[Driver; 4]
         let view = game.view(Viewer::Seats(d.sees));
         let m = bots[d.bot].choose(&view, &moves);
         assert!(moves.contains(&m), "bot chose a move that is not legal: {}", m.notation());
-        let events = game.apply(&Action::Move { from: m.from, to: m.to }).expect("a legal move applies");
+        let events =
+            game.apply(&Action::Move { from: m.from, to: m.to }).expect("a legal move applies");
         chosen += 1;
         for e in &events {
             bots.iter_mut().for_each(|b| b.observe(e));
