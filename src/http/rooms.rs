@@ -44,7 +44,7 @@ pub async fn create_room(
 ) -> AppResult<HttpResponse> {
     let b = body.into_inner();
     let options = crate::live::parse_options(b.options)
-        .map_err(|e| AppError::bad_request(e.code, e.message))?;
+        .map_err(|e| AppError::bad_request(e.code.as_str(), e.message))?;
     let who = Who { account_id: who.account_id, name: who.name, guest: who.guest };
     let (room, invite) = state.live.create_room(&who, b.public.unwrap_or(true), options)?;
     Ok(HttpResponse::Created().json(json!({"room": room, "invite": invite})))

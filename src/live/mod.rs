@@ -15,11 +15,11 @@ pub mod store;
 use crate::db::Db;
 use crate::error::{AppError, AppResult};
 use bytestring::ByteString;
-use protocol::{ClientId, ProtoError};
+use protocol::{Ack, ClientId, ErrorCode, ProtoError, RoomSummary, SeatedRoom, ServerMsg};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use siguo_bots::Level;
-use siguo_rules::{Options, Seat};
+use siguo_rules::{BySeat, Options, Seat};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -134,8 +134,8 @@ impl ClientTx {
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
     }
-    pub fn send(&self, v: &Value) {
-        self.send_text(ByteString::from(v.to_string()))
+    pub fn send(&self, msg: &ServerMsg) {
+        self.send_text(msg.to_text())
     }
 }
 
@@ -158,7 +158,7 @@ pub fn client_channel(
 #[derive(Default)]
 struct RecentIds {
     order: VecDeque<ClientId>,
-    acks: HashMap<ClientId, Value>,
+    acks: HashMap<ClientId, Ack>,
 }
 
 const RECENT_IDS: usize = 256;
@@ -169,9 +169,9 @@ pub(crate) struct Inner {
     rooms: Mutex<HashMap<String, room::RoomHandle>>,
     invites: Mutex<HashMap<String, String>>,
     games: Mutex<HashMap<i64, String>>,
-    summaries: Mutex<HashMap<String, Value>>,
-    /// room id → (seated accounts with their seats, `{room, game, phase}`), for `hello`
-    seated: Mutex<HashMap<String, (Vec<(i64, Seat)>, Value)>>,
+    summaries: Mutex<HashMap<String, RoomSummary>>,
+    /// room id → (seated accounts with their seats, the room as `hello` lists it)
+    seated: Mutex<HashMap<String, (Vec<(i64, Seat)>, SeatedRoom)>>,
     accounts: Mutex<HashMap<i64, Vec<ClientTx>>>,
     recent: Mutex<HashMap<i64, RecentIds>>,
     next_conn: AtomicU64,
@@ -301,7 +301,7 @@ impl Live {
         self.inner.games.lock().unwrap().get(&game).cloned()
     }
     /// Summary of a public waiting room for listings (`None` removes it).
-    pub(crate) fn set_summary(&self, id: &str, summary: Option<Value>) {
+    pub(crate) fn set_summary(&self, id: &str, summary: Option<RoomSummary>) {
         let mut s = self.inner.summaries.lock().unwrap();
         match summary {
             Some(v) => s.insert(id.to_string(), v),
@@ -309,18 +309,11 @@ impl Live {
         };
     }
     /// Open public rooms (phase `waiting`), oldest first.
-    pub fn open_rooms(&self) -> Vec<Value> {
-        let s = self.inner.summaries.lock().unwrap();
-        let mut v: Vec<Value> = s.values().cloned().collect();
-        v.sort_by_key(|r| r["created"].as_i64().unwrap_or(0));
-        v.into_iter()
-            .map(|mut r| {
-                if let Some(o) = r.as_object_mut() {
-                    o.remove("created");
-                }
-                r
-            })
-            .collect()
+    pub fn open_rooms(&self) -> Vec<RoomSummary> {
+        let mut v: Vec<RoomSummary> =
+            self.inner.summaries.lock().unwrap().values().cloned().collect();
+        v.sort_by_key(|r| r.created);
+        v
     }
 
     // ---- accounts' sockets ----
@@ -338,8 +331,8 @@ impl Live {
         }
     }
     /// Send a message to every socket of an account (e.g. the ladder's `match_found`).
-    pub fn notify_account(&self, account_id: i64, msg: &Value) {
-        let text = ByteString::from(msg.to_string());
+    pub fn notify_account(&self, account_id: i64, msg: &ServerMsg) {
+        let text = msg.to_text();
         if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
             for t in v {
                 t.send_text(text.clone());
@@ -353,14 +346,13 @@ impl Live {
     // ---- idempotency ----
 
     /// The ack already sent for this (account, id), if any.
-    pub fn seen_id(&self, account_id: i64, id: &Option<ClientId>) -> Option<Value> {
+    pub fn seen_id(&self, account_id: i64, id: &Option<ClientId>) -> Option<Ack> {
         let id = id.as_ref()?;
         let r = self.inner.recent.lock().unwrap();
-        let mut ack = r.get(&account_id)?.acks.get(id)?.clone();
-        ack["duplicate"] = Value::Bool(true);
-        Some(ack)
+        let ack = r.get(&account_id)?.acks.get(id)?.clone();
+        Some(Ack { duplicate: true, ..ack })
     }
-    pub fn remember_id(&self, account_id: i64, id: &Option<ClientId>, ack: &Value) {
+    pub fn remember_id(&self, account_id: i64, id: &Option<ClientId>, ack: &Ack) {
         let Some(id) = id else { return };
         let mut r = self.inner.recent.lock().unwrap();
         let e = r.entry(account_id).or_default();
@@ -390,7 +382,7 @@ impl Live {
             .lock()
             .unwrap()
             .values()
-            .filter(|s| s["host_id"].as_i64() == Some(host.account_id))
+            .filter(|s| s.host_id == Some(host.account_id))
             .count();
         if hosted >= 3 {
             return Err(AppError::conflict("too_many_rooms", "you already host 3 open rooms"));
@@ -403,11 +395,11 @@ impl Live {
     pub async fn create_game(
         &self,
         kind: GameKind,
-        seats: [SeatOccupant; 4],
+        seats: impl Into<BySeat<SeatOccupant>>,
         options: Options,
     ) -> AppResult<(i64, String)> {
         options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
-        room::spawn_game(self, kind, seats, options).await
+        room::spawn_game(self, kind, seats.into(), options).await
     }
 
     /// Reload every unfinished game from the database and resume it (clocks re-armed + grace).
@@ -424,7 +416,7 @@ impl Live {
     }
 
     /// Record who sits in a room (`None`: nobody to list, e.g. finished).
-    pub(crate) fn set_seated(&self, id: &str, seated: Option<(Vec<(i64, Seat)>, Value)>) {
+    pub(crate) fn set_seated(&self, id: &str, seated: Option<(Vec<(i64, Seat)>, SeatedRoom)>) {
         let mut m = self.inner.seated.lock().unwrap();
         match seated {
             Some(x) => m.insert(id.to_string(), x),
@@ -433,19 +425,14 @@ impl Live {
     }
 
     /// Rooms where `account_id` holds a seat and the game is not finished (for `hello`).
-    pub fn rooms_of(&self, account_id: i64) -> Vec<Value> {
+    pub fn rooms_of(&self, account_id: i64) -> Vec<SeatedRoom> {
         let m = self.inner.seated.lock().unwrap();
         let mut out = vec![];
-        for (seats, info) in m.values() {
-            let mine: Vec<String> = seats
-                .iter()
-                .filter(|(a, _)| *a == account_id)
-                .map(|(_, s)| seat_letter(*s))
-                .collect();
+        for (seats, room) in m.values() {
+            let mine: Vec<Seat> =
+                seats.iter().filter(|(a, _)| *a == account_id).map(|(_, s)| *s).collect();
             if !mine.is_empty() {
-                let mut v = info.clone();
-                v["seats"] = serde_json::json!(mine);
-                out.push(v);
+                out.push(SeatedRoom { seats: mine, ..room.clone() });
             }
         }
         out
@@ -457,12 +444,8 @@ pub fn parse_options(v: Option<Value>) -> Result<Options, ProtoError> {
     let o: Options = match v {
         None | Some(Value::Null) => Options::default(),
         Some(v) => serde_json::from_value(v)
-            .map_err(|e| ProtoError::new("invalid_options", e.to_string()))?,
+            .map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e.to_string()))?,
     };
-    o.validate().map_err(|e| ProtoError::new("invalid_options", e.to_string()))?;
+    o.validate().map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e.to_string()))?;
     Ok(o)
-}
-
-pub fn seat_letter(s: Seat) -> String {
-    s.letter().to_string()
 }

@@ -1,11 +1,23 @@
-//! The WebSocket protocol (docs/protocol.md): client messages are parsed here, in one place, into
-//! typed commands; server messages are built here. Server messages never carry a rank except
-//! inside a `siguo_rules::View` made by the engine for that receiver, or the receiver's own
-//! `Deployment`.
+//! The WebSocket protocol (docs/protocol.md), both directions, as types.
+//!
+//! Client messages are parsed here, in one place, into [`ClientMsg`]; every server message is a
+//! [`ServerMsg`]; error codes are [`ErrorCode`] values. Nothing else in the server builds JSON for
+//! a socket. Server messages never carry a rank except inside a `siguo_rules::View` made by the
+//! engine for that receiver, or the receiver's own deployment. The doc's examples are parsed as
+//! these types by a test (`doc_examples`), so the doc and the code cannot drift apart.
+use super::GameKind;
+use bytestring::ByteString;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::value::RawValue;
+use serde_json::Value;
 use siguo_bots::Level;
-use siguo_rules::{Formation, Seat, Station};
+use siguo_rules::{
+    BySeat, DeployError, Deployment, Event, Formation, Options, Rank, RuleError, Seat, Station,
+    View,
+};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use strum::{IntoStaticStr, VariantNames};
 
 /// The client's action id, echoed in `ack`/`error`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -16,8 +28,10 @@ pub enum ClientId {
 }
 
 /// Every message a client may send (JSON tagged by `"type"`; `"id"` is taken off first).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+/// `ClientMsg::VARIANTS` is the list of accepted types.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, VariantNames)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[strum(serialize_all = "snake_case")]
 pub enum ClientMsg {
     Ping {},
     ListRooms {},
@@ -141,34 +155,6 @@ pub enum ClientMsg {
     },
 }
 
-const TYPES: &[&str] = &[
-    "ping",
-    "list_rooms",
-    "create_room",
-    "start_practice",
-    "join_room",
-    "leave_room",
-    "take_seat",
-    "leave_seat",
-    "add_bot",
-    "remove_bot",
-    "ready",
-    "kick",
-    "resync",
-    "swap",
-    "randomize",
-    "load_formation",
-    "set_deployment",
-    "confirm",
-    "move",
-    "surrender",
-    "offer_draw",
-    "accept_draw",
-    "decline_draw",
-    "legal_moves",
-    "chat",
-];
-
 impl ClientMsg {
     /// The room a message is addressed to, if it is a room message.
     pub fn room(&self) -> Option<&str> {
@@ -201,78 +187,178 @@ impl ClientMsg {
     }
 }
 
-/// A protocol-level error: stable code + message (+ optional detail object).
+/// Every error code of the protocol (docs/protocol.md, "Error codes"). JSON: snake_case.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, VariantNames, IntoStaticStr,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ErrorCode {
+    InvalidJson,
+    UnknownType,
+    BadMessage,
+    BinaryNotSupported,
+    NotFound,
+    NotInRoom,
+    WrongPhase,
+    SeatTaken,
+    SeatEmpty,
+    NotYourSeat,
+    NotHost,
+    GuestNotAllowed,
+    InvalidOptions,
+    AlreadyConfirmed,
+    Escaped,
+    ChatTooLong,
+    ChatEmpty,
+    ChatRateLimited,
+    TooManyRooms,
+    // the rules engine's refusals (`RuleError`)
+    GameOver,
+    NotYourTurn,
+    NoPiece,
+    NotYourPiece,
+    Immovable,
+    IllegalMove,
+    SeatEliminated,
+    NoDrawOffer,
+    DrawOfferPending,
+    DrawOfferTooSoon,
+    OwnDrawOffer,
+    // deployment refusals (`DeployError`), with a `detail`
+    FlagNotInHeadquarters,
+    MineOutsideBackRows,
+    BombInFrontRow,
+    PieceInCamp,
+    WrongCount,
+    OutsideRegion,
+    EmptyStation,
+    NoPieceThere,
+    /// the database is not reachable
+    Unavailable,
+    /// a server bug or a failed write; nothing was applied
+    Internal,
+}
+
+impl ErrorCode {
+    /// The stable name (`"not_your_turn"`).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl From<&RuleError> for ErrorCode {
+    fn from(e: &RuleError) -> ErrorCode {
+        match e {
+            RuleError::GameOver => ErrorCode::GameOver,
+            RuleError::NotYourTurn => ErrorCode::NotYourTurn,
+            RuleError::NoPiece => ErrorCode::NoPiece,
+            RuleError::NotYourPiece => ErrorCode::NotYourPiece,
+            RuleError::Immovable => ErrorCode::Immovable,
+            RuleError::IllegalMove => ErrorCode::IllegalMove,
+            RuleError::SeatEliminated => ErrorCode::SeatEliminated,
+            RuleError::NoDrawOffer => ErrorCode::NoDrawOffer,
+            RuleError::DrawOfferPending => ErrorCode::DrawOfferPending,
+            RuleError::DrawOfferTooSoon => ErrorCode::DrawOfferTooSoon,
+            RuleError::OwnDrawOffer => ErrorCode::OwnDrawOffer,
+        }
+    }
+}
+
+impl From<&DeployError> for ErrorCode {
+    fn from(e: &DeployError) -> ErrorCode {
+        match e {
+            DeployError::FlagNotInHeadquarters { .. } => ErrorCode::FlagNotInHeadquarters,
+            DeployError::MineOutsideBackRows { .. } => ErrorCode::MineOutsideBackRows,
+            DeployError::BombInFrontRow { .. } => ErrorCode::BombInFrontRow,
+            DeployError::PieceInCamp { .. } => ErrorCode::PieceInCamp,
+            DeployError::WrongCount { .. } => ErrorCode::WrongCount,
+            DeployError::OutsideRegion { .. } => ErrorCode::OutsideRegion,
+            DeployError::EmptyStation { .. } => ErrorCode::EmptyStation,
+            DeployError::NoPieceThere { .. } => ErrorCode::NoPieceThere,
+        }
+    }
+}
+
+/// A protocol-level error: stable code + message (+ the deployment error as detail).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProtoError {
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
-    pub detail: Option<Value>,
+    pub detail: Option<DeployError>,
 }
 
 impl ProtoError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> ProtoError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ProtoError {
         ProtoError { code, message: message.into(), detail: None }
     }
-    pub fn with_detail(mut self, detail: Value) -> ProtoError {
-        self.detail = Some(detail);
-        self
+}
+
+impl From<RuleError> for ProtoError {
+    fn from(e: RuleError) -> Self {
+        ProtoError::new((&e).into(), e.to_string())
     }
 }
 
-impl From<siguo_rules::RuleError> for ProtoError {
-    fn from(e: siguo_rules::RuleError) -> Self {
-        ProtoError::new(e.code(), e.to_string())
-    }
-}
-
-impl From<siguo_rules::DeployError> for ProtoError {
-    fn from(e: siguo_rules::DeployError) -> Self {
-        let detail = serde_json::to_value(&e).ok();
-        ProtoError { code: e.code(), message: e.to_string(), detail }
+impl From<DeployError> for ProtoError {
+    fn from(e: DeployError) -> Self {
+        ProtoError { code: (&e).into(), message: e.to_string(), detail: Some(e) }
     }
 }
 
 impl From<crate::error::AppError> for ProtoError {
+    /// An error of the HTTP/database layer: its code when the protocol has the same one
+    /// (`not_found`, `invalid_options`, `too_many_rooms`, ...), else `internal` (logged).
     fn from(e: crate::error::AppError) -> Self {
-        ProtoError::new(e.code(), e.public_message())
+        use serde::de::value::{Error, StrDeserializer};
+        use serde::de::IntoDeserializer;
+        let same: Result<ErrorCode, Error> =
+            ErrorCode::deserialize::<StrDeserializer<Error>>(e.code().into_deserializer());
+        let code = same.unwrap_or_else(|_| {
+            tracing::error!(code = e.code(), error = %e, "unexpected error in live play");
+            ErrorCode::Internal
+        });
+        if let crate::error::AppError::Internal(context) = &e {
+            tracing::error!(error = %context, "live play");
+        }
+        ProtoError::new(code, e.public_message())
     }
 }
 
 /// Parse one text frame. On failure returns the id (if one could be read) and the error.
 pub fn parse(text: &str) -> Result<(Option<ClientId>, ClientMsg), (Option<ClientId>, ProtoError)> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| (None, ProtoError::new("invalid_json", format!("not valid JSON: {e}"))))?;
+    let invalid = |m: String| (None, ProtoError::new(ErrorCode::InvalidJson, m));
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| invalid(format!("not valid JSON: {e}")))?;
     let Value::Object(mut obj) = value else {
-        return Err((None, ProtoError::new("invalid_json", "a message must be a JSON object")));
+        return Err(invalid("a message must be a JSON object".into()));
     };
     let id = match obj.remove("id") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.chars().count() <= 64 => Some(ClientId::Str(s)),
-        Some(Value::Number(n)) if n.as_u64().is_some() => Some(ClientId::Num(n.as_u64().unwrap())),
+        Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().map(ClientId::Num),
         Some(_) => {
             return Err((
                 None,
                 ProtoError::new(
-                    "bad_message",
+                    ErrorCode::BadMessage,
                     "id must be a string of at most 64 characters or a non-negative integer",
                 ),
             ))
         }
     };
+    let unknown = |m: String| ProtoError::new(ErrorCode::UnknownType, m);
     match obj.get("type") {
-        Some(Value::String(t)) if TYPES.contains(&t.as_str()) => {}
+        Some(Value::String(t)) if ClientMsg::VARIANTS.contains(&t.as_str()) => {}
         Some(Value::String(t)) => {
             let t: String = t.chars().take(40).collect();
-            return Err((
-                id,
-                ProtoError::new("unknown_type", format!("unknown message type {t:?}")),
-            ));
+            return Err((id, unknown(format!("unknown message type {t:?}"))));
         }
-        _ => return Err((id, ProtoError::new("unknown_type", "the message has no \"type\""))),
+        _ => return Err((id, unknown("the message has no \"type\"".into()))),
     }
     match serde_json::from_value::<ClientMsg>(Value::Object(obj)) {
         Ok(msg) => Ok((id, msg)),
-        Err(e) => Err((id, ProtoError::new("bad_message", e.to_string()))),
+        Err(e) => Err((id, ProtoError::new(ErrorCode::BadMessage, e.to_string()))),
     }
 }
 
@@ -281,46 +367,337 @@ pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
-pub fn ack(id: &Option<ClientId>, extra: Value) -> Value {
-    let mut m = json!({"type": "ack", "id": id});
-    if let (Value::Object(m), Value::Object(extra)) = (&mut m, extra) {
-        m.extend(extra);
-    }
-    m
+// ---- server → client ----
+
+/// Every message the server sends (JSON tagged by `"type"`). `Update` and `Snapshot` borrow
+/// the room's events and views so that a message is serialized straight from them.
+#[derive(Clone, Debug, Serialize, Deserialize, VariantNames)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ServerMsg<'a> {
+    /// First message on every socket.
+    Hello {
+        account: Account,
+        server_time: i64,
+        rooms: Vec<SeatedRoom>,
+    },
+    Pong {
+        id: Option<ClientId>,
+        server_time: i64,
+    },
+    /// Open public rooms (`list_rooms`).
+    Rooms {
+        id: Option<ClientId>,
+        rooms: Vec<RoomSummary>,
+    },
+    Ack(Ack),
+    Error(ErrorMsg),
+    /// The whole state of a room, to every subscriber when it changes.
+    Room(Box<RoomMsg>),
+    Snapshot(Box<Snapshot<'a>>),
+    Update(Update<'a>),
+    /// A seat's own deployment, to its owner only.
+    Deployment(DeploymentMsg),
+    /// Who is connected (not versioned).
+    Presence {
+        room: String,
+        seats: BySeat<bool>,
+    },
+    LegalMoves {
+        id: Option<ClientId>,
+        room: String,
+        game: Option<i64>,
+        v: u64,
+        moves: LegalMoves,
+    },
+    Chat(ChatMsg),
+    /// The ladder matched this account (ranked).
+    MatchFound {
+        room: String,
+        game: i64,
+        kind: GameKind,
+        seats: Vec<Seat>,
+    },
+    Kicked {
+        room: String,
+    },
+    RoomClosed {
+        room: String,
+    },
 }
 
-pub fn error(id: &Option<ClientId>, e: &ProtoError) -> Value {
-    let mut m = json!({"type": "error", "id": id, "code": e.code, "message": e.message});
-    if let Some(d) = &e.detail {
-        m["detail"] = d.clone();
+impl ServerMsg<'_> {
+    /// The message as one text frame.
+    pub fn to_text(&self) -> ByteString {
+        ByteString::from(serde_json::to_string(self).expect("a server message serializes"))
     }
-    m
+
+    pub fn error(id: &Option<ClientId>, e: &ProtoError) -> ServerMsg<'static> {
+        ServerMsg::Error(ErrorMsg {
+            id: id.clone(),
+            code: e.code,
+            message: e.message.clone(),
+            detail: e.detail.clone(),
+        })
+    }
+
+    pub fn ack(id: &Option<ClientId>, body: AckBody) -> Ack {
+        Ack { id: id.clone(), body, duplicate: false }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Account {
+    pub id: i64,
+    pub name: String,
+    pub guest: bool,
+}
+
+/// A room where the receiver holds a seat and whose game is not finished (`hello`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatedRoom {
+    pub room: String,
+    pub game: Option<i64>,
+    pub phase: PhaseName,
+    pub seats: Vec<Seat>,
+}
+
+/// The phase of a room, as the protocol names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseName {
+    Waiting,
+    Deploying,
+    Battle,
+    Finished,
+}
+
+/// A public waiting room in the lobby's list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    pub room: String,
+    pub host: Option<String>,
+    pub host_id: Option<i64>,
+    pub options: Options,
+    pub seats: BySeat<Option<SummarySeat>>,
+    pub spectators: usize,
+    /// for ordering the list (oldest first); not sent
+    #[serde(skip)]
+    pub created: i64,
+}
+
+/// Who sits on a seat of a listed room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SummarySeat {
+    Person { name: String },
+    Bot { bot: Level },
+}
+
+/// `ack`: the action was applied (or had been: `duplicate`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ack {
+    pub id: Option<ClientId>,
+    #[serde(flatten)]
+    pub body: AckBody,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duplicate: bool,
+}
+
+/// What an `ack` carries besides its id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AckBody {
+    /// `join_room`: the room and its current version
+    Joined {
+        room: String,
+        game: Option<i64>,
+        v: u64,
+    },
+    /// `start_practice`
+    Practice {
+        room: String,
+        game: i64,
+    },
+    /// `create_room`
+    Created {
+        room: String,
+        invite: String,
+    },
+    /// battle actions and `resync`: the new version
+    Version {
+        v: u64,
+    },
+    Empty {},
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorMsg {
+    pub id: Option<ClientId>,
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<DeployError>,
+}
+
+/// One seat as the `room` and `snapshot` messages show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub account_id: Option<i64>,
+    pub name: String,
+    pub guest: bool,
+    pub bot: Option<Level>,
+    pub ready: bool,
+    pub online: bool,
+    pub escaped: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomMsg {
+    pub room: String,
+    pub kind: GameKind,
+    pub public: bool,
+    pub invite: Option<String>,
+    pub host: Option<String>,
+    pub options: Options,
+    pub phase: PhaseName,
+    pub game: Option<i64>,
+    pub seats: BySeat<Option<SeatInfo>>,
+    pub spectators: usize,
+    pub you: YouInRoom,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct YouInRoom {
+    pub seats: Vec<Seat>,
+    pub host: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct YouSeats {
+    pub seats: Vec<Seat>,
+}
+
+/// The running deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    pub phase: PhaseName,
+    pub seat: Option<Seat>,
+    pub deadline: Option<i64>,
+    pub remaining_ms: Option<i64>,
+    pub server_time: i64,
+}
+
+/// Origin → destinations; empty unless the receiver controls the seat to move.
+pub type LegalMoves = BTreeMap<Station, Vec<Station>>;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Snapshot<'a> {
+    pub room: String,
+    pub game: Option<i64>,
+    pub v: u64,
+    pub phase: PhaseName,
+    pub seats: BySeat<Option<SeatInfo>>,
+    pub you: YouSeats,
+    pub view: Option<Cow<'a, View>>,
+    /// during deployment: the receiver's own seats only
+    pub deployments: Option<BTreeMap<Seat, Deployment>>,
+    pub confirmed: Vec<Seat>,
+    pub clock: Clock,
+    pub legal_moves: LegalMoves,
+    pub last_events: Events<'a>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Update<'a> {
+    pub room: String,
+    pub game: Option<i64>,
+    pub v: u64,
+    pub from_v: u64,
+    pub events: Events<'a>,
+    pub view: Option<Cow<'a, View>>,
+    pub clock: Clock,
+    pub legal_moves: LegalMoves,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeploymentMsg {
+    pub room: String,
+    pub game: i64,
+    pub seat: Seat,
+    pub confirmed: bool,
+    pub pieces: BTreeMap<Station, Rank>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMsg {
+    pub room: String,
+    pub from: String,
+    pub seat: Option<Seat>,
+    pub team: bool,
+    pub text: String,
+    pub at: i64,
+}
+
+/// The public events of a version: the engine's [`Event`]s and the live-play [`LiveEvent`]s.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum WireEvent {
+    Game(Event),
+    Live(LiveEvent),
+}
+
+/// Events of live play that are not the engine's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, VariantNames)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum LiveEvent {
+    DeployConfirmed { seat: Seat },
+    BattleStarted,
+    Escaped { seat: Seat },
+}
+
+impl From<Event> for WireEvent {
+    fn from(e: Event) -> Self {
+        WireEvent::Game(e)
+    }
+}
+
+impl From<LiveEvent> for WireEvent {
+    fn from(e: LiveEvent) -> Self {
+        WireEvent::Live(e)
+    }
+}
+
+/// One event as JSON text: events are serialized once and the text is shared by every
+/// receiver's message and by the resync history.
+pub type RawEvent = Box<RawValue>;
+
+pub fn raw_event(e: &WireEvent) -> RawEvent {
+    serde_json::value::to_raw_value(e).expect("an event serializes")
+}
+
+/// A list of events: borrowed JSON texts when sending, typed when read back.
+#[derive(Clone, Debug)]
+pub enum Events<'a> {
+    Raw(&'a [RawEvent]),
+    Typed(Vec<WireEvent>),
+}
+
+impl Serialize for Events<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Events::Raw(r) => r.serialize(s),
+            Events::Typed(t) => t.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Events<'_> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<WireEvent>::deserialize(d).map(Events::Typed)
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_and_refuses() {
-        let (id, m) =
-            parse(r#"{"type":"move","id":3,"room":"r","from":"Sa1","to":"Ca1"}"#).unwrap();
-        assert_eq!(id, Some(ClientId::Num(3)));
-        assert!(matches!(m, ClientMsg::Move { .. }));
-        assert_eq!(parse("{").unwrap_err().1.code, "invalid_json");
-        assert_eq!(parse("[1]").unwrap_err().1.code, "invalid_json");
-        assert_eq!(parse(r#"{"type":"fly","id":"x"}"#).unwrap_err().1.code, "unknown_type");
-        let (id, e) = parse(r#"{"type":"move","id":"x","room":"r","from":"Sa1"}"#).unwrap_err();
-        assert_eq!((id, e.code), (Some(ClientId::Str("x".into())), "bad_message"));
-        assert_eq!(parse(r#"{"type":"ping","extra":1}"#).unwrap_err().1.code, "bad_message");
-        assert_eq!(
-            parse(r#"{"type":"chat","room":"r","text":"x","colour":1}"#).unwrap_err().1.code,
-            "bad_message"
-        );
-        assert!(parse(r#"{"type":"ping"}"#).is_ok());
-        assert_eq!(
-            parse(r#"{"type":"move","room":"r","from":"Zz9","to":"Ca1"}"#).unwrap_err().1.code,
-            "bad_message"
-        );
-    }
-}
+mod tests;

@@ -1,13 +1,14 @@
 //! One WebSocket session (actix-ws): frame cap, message-rate limit, ping/silence, a bounded
 //! outbound queue, and routing of parsed messages to the lobby or to room tasks.
-use super::protocol::{self, now_ms, ClientId, ClientMsg, ProtoError};
+use super::protocol::{
+    self, now_ms, Account, AckBody, ClientId, ClientMsg, ErrorCode, ProtoError, ServerMsg,
+};
 use super::room::Cmd;
 use super::{client_channel, GameKind, Live, SeatOccupant, Who};
 use actix_web::{web, HttpRequest, HttpResponse};
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason};
-use serde_json::json;
 use siguo_bots::Level;
-use siguo_rules::Seat;
+use siguo_rules::{BySeat, Seat};
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -60,9 +61,11 @@ async fn run(
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
 
-    let rooms = live.rooms_of(who.account_id);
-    tx.send(&json!({"type": "hello", "account": {"id": who.account_id, "name": who.name, "guest": who.guest},
-                     "server_time": now_ms(), "rooms": rooms}));
+    tx.send(&ServerMsg::Hello {
+        account: Account { id: who.account_id, name: who.name.clone(), guest: who.guest },
+        server_time: now_ms(),
+        rooms: live.rooms_of(who.account_id),
+    });
 
     let close: Option<CloseReason> = loop {
         tokio::select! {
@@ -116,7 +119,10 @@ async fn run(
                                 }
                                 handle_text(&live, &who, &tx, &mut joined, &text).await;
                             }
-                            _ => tx.send(&protocol::error(&None, &ProtoError::new("binary_not_supported", "send JSON text frames"))),
+                            _ => {
+                                let e = ProtoError::new(ErrorCode::BinaryNotSupported, "send JSON text frames");
+                                tx.send(&ServerMsg::error(&None, &e));
+                            }
                         }
                     }
                 }
@@ -148,12 +154,12 @@ async fn handle_text(
     let (id, msg) = match protocol::parse(text) {
         Ok(x) => x,
         Err((id, e)) => {
-            tx.send(&protocol::error(&id, &e));
+            tx.send(&ServerMsg::error(&id, &e));
             return;
         }
     };
     if let Err(e) = route(live, who, tx, joined, &id, msg).await {
-        tx.send(&protocol::error(&id, &e));
+        tx.send(&ServerMsg::error(&id, &e));
     }
 }
 
@@ -166,9 +172,9 @@ async fn join(
     room: &str,
     v: Option<u64>,
 ) -> Result<(), ProtoError> {
-    let h = live.room(room).ok_or_else(|| ProtoError::new("not_found", "no such room"))?;
+    let h = live.room(room).ok_or_else(no_room)?;
     if !h.send(Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v }).await {
-        return Err(ProtoError::new("not_found", "no such room"));
+        return Err(no_room());
     }
     joined.insert(room.to_string());
     Ok(())
@@ -184,36 +190,34 @@ async fn route(
 ) -> Result<(), ProtoError> {
     match msg {
         ClientMsg::Ping {} => {
-            tx.send(&json!({"type": "pong", "id": id, "server_time": now_ms()}));
+            tx.send(&ServerMsg::Pong { id: id.clone(), server_time: now_ms() });
             Ok(())
         }
         ClientMsg::ListRooms {} => {
-            tx.send(&json!({"type": "rooms", "id": id, "rooms": live.open_rooms()}));
+            tx.send(&ServerMsg::Rooms { id: id.clone(), rooms: live.open_rooms() });
             Ok(())
         }
         ClientMsg::CreateRoom { public, options } => {
             if let Some(ack) = live.seen_id(who.account_id, id) {
-                tx.send(&ack);
+                tx.send(&ServerMsg::Ack(ack));
                 return Ok(());
             }
             let options = super::parse_options(options)?;
             let (room, invite) = live.create_room(who, public.unwrap_or(true), options)?;
-            let ack = protocol::ack(id, json!({"room": room, "invite": invite}));
-            live.remember_id(who.account_id, id, &ack);
-            tx.send(&ack);
+            acknowledge(live, who, tx, id, AckBody::Created { room: room.clone(), invite });
             // the creator joins its room at once
             join(live, who, tx, joined, &None, &room, None).await
         }
         ClientMsg::StartPractice { options, level, seat } => {
             if let Some(ack) = live.seen_id(who.account_id, id) {
-                tx.send(&ack);
+                tx.send(&ServerMsg::Ack(ack));
                 return Ok(());
             }
             let options = super::parse_options(options)?;
             let seat = seat.unwrap_or(Seat::S);
             let level = level.unwrap_or(Level::Standard);
-            let seats: [SeatOccupant; 4] = std::array::from_fn(|i| {
-                if i == seat.index() {
+            let seats = BySeat::from_fn(|s| {
+                if s == seat {
                     SeatOccupant::Account {
                         account_id: who.account_id,
                         name: who.name.clone(),
@@ -224,23 +228,21 @@ async fn route(
                 }
             });
             let (game, room) = live.create_game(GameKind::Practice, seats, options).await?;
-            let ack = protocol::ack(id, json!({"room": room, "game": game}));
-            live.remember_id(who.account_id, id, &ack);
-            tx.send(&ack);
+            acknowledge(live, who, tx, id, AckBody::Practice { room: room.clone(), game });
             join(live, who, tx, joined, &None, &room, None).await
         }
         ClientMsg::JoinRoom { room, invite, game, v } => {
             let room = match (room, invite, game) {
                 (Some(r), _, _) => r,
-                (None, Some(i), _) => live
-                    .room_by_invite(&i)
-                    .ok_or_else(|| ProtoError::new("not_found", "no room with that invite code"))?,
-                (None, None, Some(g)) => live
-                    .room_by_game(g)
-                    .ok_or_else(|| ProtoError::new("not_found", "that game is not being played"))?,
+                (None, Some(i), _) => live.room_by_invite(&i).ok_or_else(|| {
+                    ProtoError::new(ErrorCode::NotFound, "no room with that invite code")
+                })?,
+                (None, None, Some(g)) => live.room_by_game(g).ok_or_else(|| {
+                    ProtoError::new(ErrorCode::NotFound, "that game is not being played")
+                })?,
                 (None, None, None) => {
                     return Err(ProtoError::new(
-                        "bad_message",
+                        ErrorCode::BadMessage,
                         "join_room needs \"room\", \"invite\" or \"game\"",
                     ))
                 }
@@ -249,13 +251,13 @@ async fn route(
         }
         other => {
             let room = other.room().unwrap_or_default().to_string();
-            let h = live.room(&room).ok_or_else(|| ProtoError::new("not_found", "no such room"))?;
+            let h = live.room(&room).ok_or_else(no_room)?;
             let leaving = matches!(other, ClientMsg::LeaveRoom { .. });
             if !h
                 .send(Cmd::Msg { conn: tx.clone(), who: who.clone(), id: id.clone(), msg: other })
                 .await
             {
-                return Err(ProtoError::new("not_found", "no such room"));
+                return Err(no_room());
             }
             if leaving {
                 joined.remove(&room);
@@ -263,4 +265,15 @@ async fn route(
             Ok(())
         }
     }
+}
+
+fn no_room() -> ProtoError {
+    ProtoError::new(ErrorCode::NotFound, "no such room")
+}
+
+/// Ack a lobby action and remember it (idempotency).
+fn acknowledge(live: &Live, who: &Who, tx: &super::ClientTx, id: &Option<ClientId>, body: AckBody) {
+    let ack = ServerMsg::ack(id, body);
+    live.remember_id(who.account_id, id, &ack);
+    tx.send(&ServerMsg::Ack(ack));
 }

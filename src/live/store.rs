@@ -11,7 +11,7 @@ use crate::error::{AppError, AppResult};
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
-use siguo_rules::{Action, Deployment, Options, Seat, Status};
+use siguo_rules::{Action, BySeat, Deployment, Options, Seat, Status};
 
 fn now() -> NaiveDateTime {
     Utc::now().naive_utc()
@@ -39,11 +39,11 @@ pub fn create_game(
     conn: &mut DbConn,
     kind: GameKind,
     options: &Options,
-    seats: &[SeatOccupant; 4],
-    deploying: &[DeploySeat],
+    seats: &BySeat<SeatOccupant>,
+    deploying: &BySeat<DeploySeat>,
 ) -> AppResult<i64> {
     let options = to_json(options)?;
-    let deps = to_json(&deploying)?;
+    let deps = deploying_json(deploying)?;
     conn.transaction(|conn| {
         let id: i64 = diesel::insert_into(games::table)
             .values((
@@ -55,7 +55,7 @@ pub fn create_game(
             ))
             .returning(games::id)
             .get_result(conn)?;
-        for (i, occ) in seats.iter().enumerate() {
+        for (seat, occ) in seats.iter() {
             let (account, bot) = match occ {
                 SeatOccupant::Account { account_id, .. } => (Some(*account_id), None),
                 SeatOccupant::Bot { level } => {
@@ -65,7 +65,7 @@ pub fn create_game(
             diesel::insert_into(game_players::table)
                 .values((
                     game_players::game_id.eq(id),
-                    game_players::seat.eq(Seat::from_index(i).letter().to_string()),
+                    game_players::seat.eq(seat.letter().to_string()),
                     game_players::account_id.eq(account),
                     game_players::bot.eq(bot),
                     game_players::escaped.eq(false),
@@ -78,8 +78,17 @@ pub fn create_game(
 }
 
 /// Save the deployment phase state (after a swap, a confirm, ...).
-pub fn save_deploying(conn: &mut DbConn, game_id: i64, deploying: &[DeploySeat]) -> AppResult<()> {
-    let deps = to_json(&deploying)?;
+/// The stored form of the deployment phase: a JSON array in seat order (N, E, S, W).
+fn deploying_json(deploying: &BySeat<DeploySeat>) -> AppResult<String> {
+    to_json(&deploying.values().collect::<Vec<_>>())
+}
+
+pub fn save_deploying(
+    conn: &mut DbConn,
+    game_id: i64,
+    deploying: &BySeat<DeploySeat>,
+) -> AppResult<()> {
+    let deps = deploying_json(deploying)?;
     diesel::update(games::table.find(game_id))
         .set(games::deployments.eq(Some(deps)))
         .execute(conn)?;
@@ -177,12 +186,20 @@ pub struct StoredGame {
     pub id: i64,
     pub kind: GameKind,
     pub options: Options,
-    pub state: String,
-    pub deploying: Option<Vec<DeploySeat>>,
-    pub deployments: Option<[Deployment; 4]>,
-    pub seats: [SeatOccupant; 4],
-    pub escaped: [bool; 4],
-    pub actions: Vec<Action>,
+    pub seats: BySeat<SeatOccupant>,
+    pub escaped: BySeat<bool>,
+    pub stage: StoredStage,
+}
+
+/// Where an unfinished game stands.
+#[derive(Clone, Debug)]
+pub enum StoredStage {
+    /// the deployment phase (the stored set-ups, if readable)
+    Deploying(Option<BySeat<DeploySeat>>),
+    Battle {
+        deployments: [Deployment; 4],
+        actions: Vec<Action>,
+    },
 }
 
 /// A whole `games` row (`games::all_columns`, in schema order).
@@ -252,12 +269,12 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
     let mut out = vec![];
     for (id, kind, options, state, deps, _, _, _, _) in rows {
         let players = load_players(conn, id)?;
-        let mut seats: Vec<Option<SeatOccupant>> = vec![None, None, None, None];
-        let mut escaped = [false; 4];
+        let mut seats: BySeat<Option<SeatOccupant>> = BySeat::default();
+        let mut escaped: BySeat<bool> = BySeat::default();
         for (seat, account, bot, esc, _, name, guest) in players {
             let s = seat_of(&seat)?;
-            escaped[s.index()] = esc;
-            seats[s.index()] = Some(match (account, bot) {
+            escaped[s] = esc;
+            seats[s] = Some(match (account, bot) {
                 (Some(account_id), _) => SeatOccupant::Account {
                     account_id,
                     name: name.unwrap_or_default(),
@@ -269,27 +286,33 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
                 (None, None) => return Err(AppError::internal(format!("game {id}: empty seat"))),
             });
         }
-        let seats: Vec<SeatOccupant> = seats
-            .into_iter()
-            .map(|s| s.ok_or_else(|| AppError::internal(format!("game {id}: missing seat"))))
-            .collect::<AppResult<_>>()?;
-        let seats: [SeatOccupant; 4] = seats.try_into().map_err(|_| AppError::internal("seats"))?;
-        let (deploying, deployments) = match (state.as_str(), deps) {
-            ("deploying", Some(d)) => (Some(from_json(&d, "deploying")?), None),
-            ("battle", Some(d)) => (None, Some(from_json(&d, "deployments")?)),
-            _ => (None, None),
+        let seats = seats
+            .all_filled()
+            .ok_or_else(|| AppError::internal(format!("game {id}: missing seat")))?;
+        let stage = match (state.as_str(), deps) {
+            ("deploying", d) => {
+                let stored: Option<Vec<DeploySeat>> =
+                    d.map(|d| from_json(&d, "deploying")).transpose()?;
+                let four = stored.and_then(|v| <[DeploySeat; 4]>::try_from(v).ok());
+                StoredStage::Deploying(four.map(BySeat::from))
+            }
+            (_, Some(d)) => StoredStage::Battle {
+                deployments: from_json(&d, "deployments")?,
+                actions: load_actions(conn, id)?,
+            },
+            (_, None) => {
+                tracing::error!(game = id, "cannot restore: battle without deployments");
+                continue;
+            }
         };
         out.push(StoredGame {
             id,
             kind: GameKind::parse(&kind)
                 .ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
             options: from_json(&options, "options")?,
-            actions: if state == "battle" { load_actions(conn, id)? } else { vec![] },
-            state,
-            deploying,
-            deployments,
             seats,
             escaped,
+            stage,
         });
     }
     Ok(out)

@@ -7,6 +7,8 @@
 //! * [`Bot::observe`] is fed every public event of the game, in order (events carry no ranks);
 //! * [`Bot::choose`] gets the bot's own [`View`] (never the true game) and the legal moves of the
 //!   seat to move, and returns one of them.
+#![forbid(unsafe_code)]
+
 use serde::{Deserialize, Serialize};
 use siguo_rules::{Deployment, Event, Move, Options, Seat, View};
 use std::time::Duration;
@@ -61,7 +63,7 @@ impl std::str::FromStr for Level {
     }
 }
 
-pub trait Bot: Send {
+pub trait Bot: Send + Sync {
     /// A deployment for `seat`.
     fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment;
     /// Every public event, in order, from the start of the battle.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Why a deployment or a swap is refused. Each has a stable snake_case `code()`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum DeployError {
     #[error("the flag must be in a headquarters")]

@@ -260,25 +260,20 @@ struct Comps {
     label: [u8; Station::COUNT],
     n: usize,
     /// Per component: its stations, and the occupied rail stations next to it.
-    sets: [std::mem::MaybeUninit<(Bits, Bits)>; 74],
+    sets: [(Bits, Bits); 74],
 }
 
 impl Comps {
     #[inline(always)]
     fn new() -> Comps {
-        Comps {
-            label: [u8::MAX; Station::COUNT],
-            n: 0,
-            sets: [const { std::mem::MaybeUninit::uninit() }; 74],
-        }
+        Comps { label: [u8::MAX; Station::COUNT], n: 0, sets: [(Bits([0; 3]), Bits([0; 3])); 74] }
     }
     /// The component of the empty rail station `v`: (members, occupied border).
     #[inline]
     fn of(&mut self, g: &Game, t: &Tables, v: usize) -> (Bits, Bits) {
         let l = self.label[v] as usize;
         if l < self.n {
-            // SAFETY: every index below `n` was written when its component was built.
-            return unsafe { self.sets[l].assume_init() };
+            return self.sets[l];
         }
         let id = self.n;
         let (mut members, mut border) = (Bits::default(), Bits::default());
@@ -302,7 +297,7 @@ impl Comps {
                 }
             }
         }
-        self.sets[id].write((members, border));
+        self.sets[id] = (members, border);
         self.n += 1;
         (members, border)
     }

@@ -12,8 +12,11 @@
 //! * [`GameRecord`]: deployments + actions, replayable.
 //! * [`Position`]: the referee's JSON position (rules.md §11).
 
+#![forbid(unsafe_code)]
+
 mod bits;
 pub mod board;
+pub mod by_seat;
 pub mod deploy;
 pub mod game;
 pub mod options;
@@ -23,6 +26,7 @@ pub mod record;
 pub mod view;
 
 pub use board::{Seat, Station, StationKind, Team};
+pub use by_seat::BySeat;
 pub use deploy::{DeployError, Deployment, Formation};
 pub use game::{
     Action, CombatOutcome, DrawReason, ElimReason, Event, Game, Move, RuleError, Status, WinReason,

@@ -64,8 +64,27 @@ impl Serialize for SeenPiece {
     }
 }
 
+impl<'de> Deserialize<'de> for SeenPiece {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let hidden = text.strip_suffix('?').and_then(|o| {
+            let mut c = o.chars();
+            let seat = Seat::from_letter(c.next()?)?;
+            c.next().is_none().then_some(SeenPiece { owner: seat, rank: None })
+        });
+        hidden
+            .or_else(|| {
+                Piece::parse(&text).map(|p| SeenPiece { owner: p.owner, rank: Some(p.rank) })
+            })
+            .ok_or_else(|| serde::de::Error::custom(format!("not a piece: {text:?}")))
+    }
+}
+
 /// A redacted picture of the whole game for one viewer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+///
+/// The engine builds it (`Game::view`) only with the ranks the viewer may see. `Deserialize` is
+/// for clients and tests reading the wire format; the server only ever sends views it built.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
     pub turn: Option<Seat>,
     pub pieces: BTreeMap<Station, SeenPiece>,

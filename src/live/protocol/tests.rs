@@ -1,0 +1,156 @@
+//! The parser's refusals, and docs/protocol.md checked against the types: every JSON example
+//! parses as the message type its block names, a server message reads back field for field,
+//! and every message type, live event and error code appears in the doc.
+use super::*;
+use std::collections::BTreeSet;
+
+#[test]
+fn parses_and_refuses() {
+    let (id, m) = parse(r#"{"type":"move","id":3,"room":"r","from":"Sa1","to":"Ca1"}"#).unwrap();
+    assert_eq!(id, Some(ClientId::Num(3)));
+    assert!(matches!(m, ClientMsg::Move { .. }));
+    let code = |text: &str| parse(text).unwrap_err().1.code;
+    assert_eq!(code("{"), ErrorCode::InvalidJson);
+    assert_eq!(code("[1]"), ErrorCode::InvalidJson);
+    assert_eq!(code(r#"{"type":"fly","id":"x"}"#), ErrorCode::UnknownType);
+    assert_eq!(code(r#"{"id":"x"}"#), ErrorCode::UnknownType);
+    let (id, e) = parse(r#"{"type":"move","id":"x","room":"r","from":"Sa1"}"#).unwrap_err();
+    assert_eq!((id, e.code), (Some(ClientId::Str("x".into())), ErrorCode::BadMessage));
+    assert_eq!(code(r#"{"type":"ping","extra":1}"#), ErrorCode::BadMessage);
+    assert_eq!(code(r#"{"type":"chat","room":"r","text":"x","colour":1}"#), ErrorCode::BadMessage);
+    assert!(parse(r#"{"type":"ping"}"#).is_ok());
+    assert_eq!(
+        code(r#"{"type":"move","room":"r","from":"Zz9","to":"Ca1"}"#),
+        ErrorCode::BadMessage
+    );
+    assert_eq!(code(r#"{"type":"ping","id":-1}"#), ErrorCode::BadMessage);
+}
+
+#[test]
+fn error_codes_have_stable_names() {
+    assert_eq!(ErrorCode::NotYourTurn.as_str(), "not_your_turn");
+    assert_eq!(
+        serde_json::to_string(&ErrorCode::ChatRateLimited).unwrap(),
+        r#""chat_rate_limited""#
+    );
+    for rule in [RuleError::GameOver, RuleError::OwnDrawOffer, RuleError::DrawOfferTooSoon] {
+        assert_eq!(ErrorCode::from(&rule).as_str(), rule.code());
+    }
+    let e = crate::error::AppError::conflict("too_many_rooms", "x");
+    assert_eq!(ProtoError::from(e).code, ErrorCode::TooManyRooms);
+    assert_eq!(ProtoError::from(crate::error::AppError::internal("db")).code, ErrorCode::Internal);
+}
+
+/// A fenced ```json block of the doc, with the kind its info string names.
+struct Block {
+    kind: String,
+    line: usize,
+    values: Vec<Value>,
+}
+
+fn doc_blocks(doc: &str) -> Vec<Block> {
+    let mut blocks = vec![];
+    let mut open: Option<(String, usize, String)> = None;
+    for (i, line) in doc.lines().enumerate() {
+        match (&mut open, line.trim_start()) {
+            (None, l) if l.starts_with("```json") => {
+                let kind = l.trim_start_matches("```json").trim().to_string();
+                open = Some((kind, i + 1, String::new()));
+            }
+            (Some(_), l) if l.starts_with("```") => {
+                let (kind, line, text) = open.take().unwrap();
+                let values: Result<Vec<Value>, _> =
+                    serde_json::Deserializer::from_str(&text).into_iter::<Value>().collect();
+                let values = values.unwrap_or_else(|e| panic!("protocol.md:{line}: not JSON: {e}"));
+                blocks.push(Block { kind, line, values });
+            }
+            (Some((_, _, text)), _) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    assert!(open.is_none(), "protocol.md: a ```json block is not closed");
+    blocks
+}
+
+fn type_of(v: &Value) -> String {
+    v["type"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn doc_examples() {
+    let doc = include_str!("../../../docs/protocol.md");
+    let blocks = doc_blocks(doc);
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    for b in &blocks {
+        for v in &b.values {
+            let at = format!("protocol.md:{} ({})", b.line, v);
+            match b.kind.as_str() {
+                "client" => {
+                    parse(&v.to_string()).unwrap_or_else(|e| panic!("{at}: {:?}", e.1));
+                }
+                "server" => {
+                    let msg: ServerMsg = serde_json::from_value(v.clone())
+                        .unwrap_or_else(|e| panic!("{at}: not a server message: {e}"));
+                    let back = serde_json::to_value(&msg).unwrap();
+                    assert_eq!(&back, v, "{at}: the server would send other fields");
+                }
+                "event" => {
+                    let e: WireEvent = serde_json::from_value(v.clone())
+                        .unwrap_or_else(|e| panic!("{at}: not an event: {e}"));
+                    assert_eq!(&serde_json::to_value(&e).unwrap(), v, "{at}");
+                }
+                "view" => {
+                    let view: View = serde_json::from_value(v.clone())
+                        .unwrap_or_else(|e| panic!("{at}: not a view: {e}"));
+                    assert_eq!(&serde_json::to_value(&view).unwrap(), v, "{at}");
+                }
+                "http" => {}
+                other => panic!(
+                    "protocol.md:{}: a ```json block must say what it holds \
+                     (client, server, event, view or http), not {other:?}",
+                    b.line
+                ),
+            }
+            seen.insert((b.kind.clone(), type_of(v)));
+        }
+    }
+    let missing = |kind: &str, names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .filter(|n| !seen.contains(&(kind.to_string(), n.to_string())))
+            .map(|n| n.to_string())
+            .collect()
+    };
+    assert_eq!(
+        missing("client", ClientMsg::VARIANTS),
+        Vec::<String>::new(),
+        "client messages without an example"
+    );
+    assert_eq!(
+        missing("server", ServerMsg::VARIANTS),
+        Vec::<String>::new(),
+        "server messages without an example"
+    );
+    assert_eq!(
+        missing("event", LiveEvent::VARIANTS),
+        Vec::<String>::new(),
+        "live events without an example"
+    );
+    let undocumented: Vec<&str> =
+        ErrorCode::VARIANTS.iter().copied().filter(|c| !doc.contains(&format!("`{c}`"))).collect();
+    assert_eq!(undocumented, Vec::<&str>::new(), "error codes missing from the doc");
+}
+
+#[test]
+fn the_doc_check_fails_on_a_wrong_example() {
+    let wrong =
+        "```json server\n{\"type\":\"presence\",\"room\":\"r\",\"seats\":{\"N\":true}}\n```\n";
+    let blocks = doc_blocks(wrong);
+    let parsed: Result<ServerMsg, _> = serde_json::from_value(blocks[0].values[0].clone());
+    assert!(parsed.is_err(), "a presence with one seat must not parse");
+    let unlabelled = doc_blocks("```json\n{}\n```\n");
+    assert_eq!(unlabelled[0].kind, "");
+}

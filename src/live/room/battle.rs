@@ -1,0 +1,261 @@
+//! The battle: moves, surrender, draws, escapes and bots. Every change goes through
+//! [`Room::commit`]: applied to a copy of the game, committed to the database, then published.
+use super::phase::{Finished, Phase};
+use super::{Answer, Cmd, Room};
+use crate::error::AppError;
+use crate::live::finish::{FinishedGame, FinishedSeat};
+use crate::live::protocol::{now_ms, AckBody, ErrorCode, LiveEvent, ProtoError, WireEvent};
+use crate::live::store;
+use crate::live::{SeatOccupant, Who};
+use diesel::Connection;
+use siguo_bots::Bot;
+use siguo_rules::{
+    Action, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Status, Viewer,
+};
+
+impl Room {
+    fn version(&self) -> Answer {
+        Ok(Some(AckBody::Version { v: self.history.v() }))
+    }
+
+    pub(super) async fn on_move(&mut self, who: &Who, from: Station, to: Station) -> Answer {
+        let turn = self.phase.battle()?.game.turn().ok_or(RuleError::GameOver)?;
+        let mine = self.held_seats(who)?;
+        if !mine.contains(&turn) {
+            return Err(RuleError::NotYourTurn.into());
+        }
+        self.need_not_escaped(turn)?;
+        self.commit(vec![Action::Move { from, to }]).await?;
+        self.version()
+    }
+
+    pub(super) async fn surrender(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
+        let game = &self.phase.battle()?.game;
+        let seats: Vec<Seat> = match seat {
+            Some(s) => vec![self.my_seat(who, Some(s))?],
+            None => {
+                let live: Vec<Seat> =
+                    self.held_seats(who)?.into_iter().filter(|s| !game.is_eliminated(*s)).collect();
+                if live.is_empty() {
+                    return Err(RuleError::SeatEliminated.into());
+                }
+                live
+            }
+        };
+        for s in &seats {
+            self.need_not_escaped(*s)?;
+        }
+        self.commit(seats.into_iter().map(|seat| Action::Surrender { seat }).collect()).await?;
+        self.version()
+    }
+
+    /// Offering from one seat also accepts for the partner seat under dual control.
+    pub(super) async fn offer_draw(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
+        let game = &self.phase.battle()?.game;
+        let seat = match seat {
+            Some(s) => self.my_seat(who, Some(s))?,
+            None => {
+                let mine = self.held_seats(who)?;
+                mine.iter().copied().find(|s| !game.is_eliminated(*s)).unwrap_or(mine[0])
+            }
+        };
+        self.need_not_escaped(seat)?;
+        let mut actions = vec![Action::OfferDraw { seat }];
+        let p = seat.partner();
+        if self.seats_of_account(who.account_id).any(|s| s == p) && !game.is_eliminated(p) {
+            actions.push(Action::AcceptDraw { seat: p });
+        }
+        self.commit(actions).await?;
+        self.version()
+    }
+
+    /// Accept (for every seat one controls) or decline a pending draw offer.
+    pub(super) async fn answer_draw(&mut self, who: &Who, accept: bool) -> Answer {
+        let game = &self.phase.battle()?.game;
+        let mine = self.held_seats(who)?;
+        let (offerer, accepted) = game.draw_offer().ok_or(RuleError::NoDrawOffer)?;
+        let answering: Vec<Seat> = mine
+            .into_iter()
+            .filter(|s| *s != offerer && !game.is_eliminated(*s) && !accepted.contains(s))
+            .collect();
+        let Some(first) = answering.first().copied() else {
+            return Err(RuleError::OwnDrawOffer.into());
+        };
+        let actions = if accept {
+            answering.into_iter().map(|seat| Action::AcceptDraw { seat }).collect()
+        } else {
+            vec![Action::DeclineDraw { seat: first }]
+        };
+        self.commit(actions).await?;
+        self.version()
+    }
+
+    /// Apply battle actions: all-or-nothing in the engine, committed, then broadcast.
+    pub(super) async fn commit(&mut self, actions: Vec<Action>) -> Result<(), ProtoError> {
+        let b = self.phase.battle()?;
+        let mut g = b.game.clone();
+        let before = (g.turn(), g.steps());
+        let mut events: Vec<Event> = vec![];
+        for a in &actions {
+            events.extend(g.apply(a)?);
+        }
+        let finished = g.is_over().then(|| self.finished_game(&g, g.status()));
+        let (id, seq, acts) = (b.table.game_id, b.actions, actions.clone());
+        // group commit: committed (with the other games' actions of this instant) before the broadcast
+        self.live
+            .db()
+            .write_grouped(move |c| {
+                store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref())
+            })
+            .await?;
+        let b = self.phase.battle_mut()?;
+        b.actions += actions.len();
+        for bot in b.table.bots.values_mut().flatten() {
+            events.iter().for_each(|e| bot.observe(e));
+        }
+        let over = g.is_over();
+        if !over && before != (g.turn(), g.steps()) {
+            b.turn_deadline = Some(now_ms() + self.options.move_seconds as i64 * 1000);
+        }
+        b.game = g;
+        if over {
+            self.enter_finished();
+        }
+        self.publish(events.into_iter().map(WireEvent::from).collect());
+        if over {
+            self.broadcast_room();
+        }
+        Ok(())
+    }
+
+    /// The battle's game is over: the room stays open as finished.
+    pub(super) fn enter_finished(&mut self) {
+        if let Phase::Battle(b) = std::mem::take(&mut self.phase) {
+            self.phase = Phase::Finished(Finished { table: b.table, game: b.game, at: now_ms() });
+        }
+    }
+
+    /// What the ladder needs to know of a game that is over.
+    pub(super) fn finished_game(&self, game: &Game, status: Status) -> FinishedGame {
+        let seats = Seat::ALL.map(|s| {
+            let player = self.phase.table().map(|t| &t.players[s]);
+            let (account_id, guest, bot) = match player.map(|p| &p.occ) {
+                Some(SeatOccupant::Account { account_id, guest, .. }) => {
+                    (Some(*account_id), *guest, None)
+                }
+                Some(SeatOccupant::Bot { level }) => (None, false, Some(*level)),
+                None => (None, false, None),
+            };
+            FinishedSeat {
+                seat: s,
+                account_id,
+                guest,
+                bot,
+                escaped: player.is_some_and(|p| p.escaped),
+                surrendered: game.elimination(s) == Some(ElimReason::Surrendered),
+            }
+        });
+        FinishedGame {
+            game_id: self.phase.game_id().unwrap_or(0),
+            kind: self.kind,
+            status,
+            reached_battle: true,
+            seats,
+        }
+    }
+
+    /// Ranked: these seats escaped (left, or away past the grace). Their turns are skipped
+    /// from now on; during deployment their set-up counts as confirmed.
+    pub(super) async fn escape(&mut self, seats: &[Seat]) -> Result<(), AppError> {
+        let id = self.phase.game_id().ok_or_else(|| AppError::internal("escape without a game"))?;
+        let deploying = match &self.phase {
+            Phase::Deploying(d) => {
+                let mut all = d.seats.clone();
+                seats.iter().for_each(|s| all[*s].confirmed = true);
+                Some(all)
+            }
+            _ => None,
+        };
+        let (list, save) = (seats.to_vec(), deploying.clone());
+        self.live
+            .db()
+            .run(move |c| {
+                c.transaction(|c| {
+                    for s in &list {
+                        store::mark_escaped(c, id, *s)?;
+                    }
+                    if let Some(d) = save {
+                        store::save_deploying(c, id, &d)?;
+                    }
+                    Ok::<_, AppError>(())
+                })
+            })
+            .await?;
+        if let Some(t) = self.phase.table_mut() {
+            seats.iter().for_each(|s| t.players[*s].escaped = true);
+        }
+        if let (Phase::Deploying(d), Some(all)) = (&mut self.phase, deploying) {
+            d.seats = all;
+        }
+        self.publish(seats.iter().map(|s| LiveEvent::Escaped { seat: *s }.into()).collect());
+        self.start_battle_if_all_confirmed().await
+    }
+
+    pub(super) async fn on_bot_done(&mut self, seat: Seat, bot: Box<dyn Bot>, mv: Option<Move>) {
+        let Phase::Battle(b) = &mut self.phase else { return };
+        b.bot_thinking = false;
+        b.table.bots[seat] = Some(bot);
+        let (Some(mv), true) = (mv, b.game.turn() == Some(seat)) else { return };
+        if let Err(e) = self.commit(vec![Action::Move { from: mv.from, to: mv.to }]).await {
+            tracing::warn!(room = %self.id, error = ?e, "bot move refused");
+            if e.code == ErrorCode::Internal {
+                self.retry_at = Some(now_ms() + 1000);
+            }
+        }
+    }
+
+    /// Things that happen by themselves after any change: escaped seats skip, bots think.
+    pub(super) async fn after_change(&mut self) {
+        if self.retry_at.is_some() {
+            return;
+        }
+        // escaped seats skip at once
+        for _ in 0..64 {
+            let Phase::Battle(b) = &self.phase else { return };
+            let Some(turn) = b.game.turn() else { return };
+            if !b.table.players[turn].escaped {
+                break;
+            }
+            if let Err(e) = self.commit(vec![Action::Timeout]).await {
+                tracing::error!(room = %self.id, error = ?e, "escaped skip");
+                self.retry_at = Some(now_ms() + 1000);
+                return;
+            }
+        }
+        self.let_bot_think();
+    }
+
+    /// If a bot is to move, think on a blocking thread and answer with [`Cmd::BotDone`].
+    fn let_bot_think(&mut self) {
+        let Phase::Battle(b) = &mut self.phase else { return };
+        let Some(turn) = b.game.turn() else { return };
+        if b.bot_thinking {
+            return;
+        }
+        let Some(mut bot) = b.table.bots[turn].take() else { return };
+        let view = b.game.view(Viewer::Seats(SeatSet::one(turn)));
+        let moves = b.game.legal_moves();
+        b.bot_thinking = true;
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            let res = tokio::task::spawn_blocking(move || {
+                let mv = if moves.is_empty() { None } else { Some(bot.choose(&view, &moves)) };
+                (bot, mv)
+            })
+            .await;
+            if let Ok((bot, mv)) = res {
+                let _ = me.send(Cmd::BotDone { seat: turn, bot, mv }).await;
+            }
+        });
+    }
+}

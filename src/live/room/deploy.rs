@@ -1,0 +1,247 @@
+//! Deployment (布阵): the game row is created with a random set-up per seat (bots deploy and
+//! confirm at once); people swap, randomize, load and confirm; then the battle starts.
+use super::phase::{Battle, Deploy, Finished, Phase, Player, Table};
+use super::{spawn, Answer, Room};
+use crate::error::{AppError, AppResult};
+use crate::live::protocol::{now_ms, AckBody, ErrorCode, LiveEvent, ProtoError, WireEvent};
+use crate::live::store::{self, DeploySeat};
+use crate::live::{SeatOccupant, Who};
+use siguo_rules::{Action, BySeat, Deployment, Formation, Game, RuleError, Seat, Station};
+
+const DONE: Answer = Ok(Some(AckBody::Empty {}));
+
+impl Room {
+    /// All seats filled: random deployments (bots deploy and confirm), the game row, the
+    /// deployment clock. The phase changes only once the row is committed.
+    pub(super) async fn begin_deployment(&mut self) -> AppResult<()> {
+        let Phase::Waiting(lobby) = &self.phase else {
+            return Err(AppError::internal("deployment begins in a waiting room"));
+        };
+        let occupants = lobby
+            .seats
+            .map(|_, s| s.as_ref().map(|x| x.occ.clone()))
+            .all_filled()
+            .ok_or_else(|| AppError::internal("deployment needs four seats"))?;
+        let budget = self.live.config().bot_budget_ms;
+        let mut bots = occupants.map(|_, occ| match occ {
+            SeatOccupant::Bot { level } => Some(spawn::make_bot(*level, budget)),
+            SeatOccupant::Account { .. } => None,
+        });
+        let seats = BySeat::from_fn(|s| match bots[s].as_mut() {
+            Some(b) => DeploySeat {
+                deployment: b.deploy(s, &self.options),
+                confirmed: true,
+                surrendered: false,
+            },
+            None => DeploySeat {
+                deployment: Deployment::random(s, &self.options, &mut spawn::rng()),
+                confirmed: false,
+                surrendered: false,
+            },
+        });
+        let (kind, options, occ, deps) =
+            (self.kind, self.options, occupants.clone(), seats.clone());
+        let game_id =
+            self.live.db().run(move |c| store::create_game(c, kind, &options, &occ, &deps)).await?;
+        let now = now_ms();
+        let online = BySeat::from_fn(|s| self.online(s));
+        let Phase::Waiting(lobby) = &mut self.phase else {
+            return Err(AppError::internal("deployment begins in a waiting room"));
+        };
+        let slots = std::mem::take(&mut lobby.seats);
+        let players = BySeat::from_fn(|s| {
+            let offline_since = slots[s].as_ref().and_then(|x| x.offline_since);
+            let person = occupants[s].account_id().is_some();
+            Player {
+                occ: occupants[s].clone(),
+                offline_since: if person && !online[s] {
+                    offline_since.or(Some(now))
+                } else {
+                    offline_since
+                },
+                escaped: false,
+            }
+        });
+        let deadline = now_ms() + self.options.deploy_seconds as i64 * 1000;
+        self.phase =
+            Phase::Deploying(Deploy { table: Table { game_id, players, bots }, seats, deadline });
+        Ok(())
+    }
+
+    /// The seat a deployment action is for: yours, not yet confirmed.
+    fn deploy_seat(&mut self, who: &Who, seat: Option<Seat>) -> Result<Seat, ProtoError> {
+        self.phase.deploy_mut()?;
+        let seat = self.my_seat(who, seat)?;
+        if self.phase.deploy_mut()?.seats[seat].confirmed {
+            return Err(ProtoError::new(
+                ErrorCode::AlreadyConfirmed,
+                "this deployment is already confirmed",
+            ));
+        }
+        Ok(seat)
+    }
+
+    pub(super) async fn swap(
+        &mut self,
+        who: &Who,
+        seat: Option<Seat>,
+        a: Station,
+        b: Station,
+    ) -> Answer {
+        let seat = self.deploy_seat(who, seat)?;
+        let mut d = self.phase.deploy_mut()?.seats[seat].deployment.clone();
+        d.swap(a, b, &self.options)?;
+        self.set_deployment(seat, d).await
+    }
+
+    pub(super) async fn randomize(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
+        let seat = self.deploy_seat(who, seat)?;
+        let d = Deployment::random(seat, &self.options, &mut spawn::rng());
+        self.set_deployment(seat, d).await
+    }
+
+    pub(super) async fn load_formation(
+        &mut self,
+        who: &Who,
+        seat: Option<Seat>,
+        formation: i64,
+    ) -> Answer {
+        let seat = self.deploy_seat(who, seat)?;
+        if who.guest {
+            return Err(ProtoError::new(
+                ErrorCode::GuestNotAllowed,
+                "guests have no saved formations",
+            ));
+        }
+        let account = who.account_id;
+        let f: Formation =
+            self.live.db().run(move |c| store::load_formation(c, account, formation)).await?;
+        self.set_formation(who, Some(seat), &f).await
+    }
+
+    pub(super) async fn set_formation(
+        &mut self,
+        who: &Who,
+        seat: Option<Seat>,
+        f: &Formation,
+    ) -> Answer {
+        let seat = self.deploy_seat(who, seat)?;
+        let d = Deployment::from_formation(seat, f, &self.options)?;
+        self.set_deployment(seat, d).await
+    }
+
+    /// Replace a seat's deployment: committed, then sent to its owner.
+    async fn set_deployment(&mut self, seat: Seat, d: Deployment) -> Answer {
+        let deploy = self.phase.deploy_mut()?;
+        let mut seats = deploy.seats.clone();
+        seats[seat].deployment = d;
+        self.save_deploying(&seats).await?;
+        self.phase.deploy_mut()?.seats = seats;
+        self.send_deployment(seat);
+        DONE
+    }
+
+    pub(super) async fn save_deploying(&self, seats: &BySeat<DeploySeat>) -> AppResult<()> {
+        let id = self.phase.game_id().ok_or_else(|| AppError::internal("no game"))?;
+        let seats = seats.clone();
+        self.live.db().run(move |c| store::save_deploying(c, id, &seats)).await
+    }
+
+    pub(super) async fn confirm(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
+        let seat = self.deploy_seat(who, seat)?;
+        let mut seats = self.phase.deploy_mut()?.seats.clone();
+        seats[seat].confirmed = true;
+        self.save_deploying(&seats).await?;
+        self.phase.deploy_mut()?.seats = seats;
+        self.send_deployment(seat);
+        self.publish(vec![LiveEvent::DeployConfirmed { seat }.into()]);
+        self.start_battle_if_all_confirmed().await?;
+        DONE
+    }
+
+    /// Surrender during deployment: recorded (and the deployment confirmed) now, applied as
+    /// soon as the battle starts.
+    pub(super) async fn surrender_deploying(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
+        let seats: Vec<Seat> = match seat {
+            Some(s) => vec![self.my_seat(who, Some(s))?],
+            None => self.held_seats(who)?,
+        };
+        let mut all = self.phase.deploy_mut()?.seats.clone();
+        if seats.iter().any(|s| all[*s].surrendered) {
+            return Err(RuleError::SeatEliminated.into());
+        }
+        for s in &seats {
+            all[*s].surrendered = true;
+            all[*s].confirmed = true;
+        }
+        self.save_deploying(&all).await?;
+        self.phase.deploy_mut()?.seats = all;
+        self.publish(
+            seats.iter().map(|s| LiveEvent::DeployConfirmed { seat: *s }.into()).collect(),
+        );
+        self.start_battle_if_all_confirmed().await?;
+        Ok(Some(AckBody::Version { v: self.history.v() }))
+    }
+
+    pub(super) async fn start_battle_if_all_confirmed(&mut self) -> AppResult<()> {
+        match &self.phase {
+            Phase::Deploying(d) if d.seats.values().all(|x| x.confirmed) => {
+                self.start_battle().await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Every seat deployed (or the clock ran out): the battle starts; surrenders made during
+    /// deployment take effect at once.
+    pub(super) async fn start_battle(&mut self) -> AppResult<()> {
+        let Phase::Deploying(deploy) = &self.phase else {
+            return Err(AppError::internal("the battle starts from deployment"));
+        };
+        let deps: [Deployment; 4] = deploy.seats.map(|_, d| d.deployment.clone()).into_array();
+        let surrendered: Vec<Seat> = deploy.seats.seats_where(|d| d.surrendered).collect();
+        let game = Game::new(self.options, &deps)
+            .map_err(|e| AppError::internal(format!("deployment: {e}")))?;
+        let id = deploy.table.game_id;
+        let finished = game.is_over().then(|| self.finished_game(&game, game.status()));
+        self.live
+            .db()
+            .run(move |c| {
+                store::start_battle(c, id, &deps)?;
+                if let Some(f) = finished {
+                    store::append_actions(c, id, 0, &[], Some(&f))?;
+                }
+                Ok(())
+            })
+            .await?;
+        let initial = game.initial_events();
+        let Phase::Deploying(deploy) = std::mem::take(&mut self.phase) else {
+            return Err(AppError::internal("the battle starts from deployment"));
+        };
+        let mut table = deploy.table;
+        for b in table.bots.values_mut().flatten() {
+            initial.iter().for_each(|e| b.observe(e));
+        }
+        self.phase = if game.is_over() {
+            Phase::Finished(Finished { table, game, at: now_ms() })
+        } else {
+            let turn_deadline =
+                game.turn().map(|_| now_ms() + self.options.move_seconds as i64 * 1000);
+            Phase::Battle(Battle { table, game, actions: 0, turn_deadline, bot_thinking: false })
+        };
+        let mut events: Vec<WireEvent> = vec![LiveEvent::BattleStarted.into()];
+        events.extend(initial.into_iter().map(WireEvent::from));
+        self.publish(events);
+        self.broadcast_room();
+        for seat in surrendered {
+            let Phase::Battle(b) = &self.phase else { break };
+            if b.game.is_eliminated(seat) {
+                continue;
+            }
+            if let Err(e) = self.commit(vec![Action::Surrender { seat }]).await {
+                tracing::error!(room = %self.id, error = ?e, "surrender made during deployment");
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,204 @@
+//! The room task: one tokio task per room owns its seats, subscribers, chat and, once started,
+//! its game. Commands arrive on an mpsc channel ([`Cmd`]); every accepted change is committed
+//! to the database, then broadcast with a fresh per-receiver view.
+//!
+//! Where things are: [`phase`] (the phase and its data), [`seats`] (who holds what, presence),
+//! [`lobby`] (waiting-room actions), [`deploy`] (deployment), [`battle`] (moves, draws,
+//! surrender, escape, bots), [`deadlines`] (the one next wake-up and what it does), [`history`]
+//! (versions and the resync log), [`outgoing`] (every message a room sends), [`spawn`] (creating
+//! and restoring rooms), [`chat`].
+mod battle;
+mod chat;
+mod deadlines;
+mod deploy;
+mod history;
+mod lobby;
+mod outgoing;
+mod phase;
+mod seats;
+mod spawn;
+
+pub(crate) use spawn::{spawn_game, spawn_restored, spawn_waiting};
+
+use super::protocol::{AckBody, ClientId, ClientMsg, ErrorCode, ProtoError, ServerMsg};
+use super::{ClientTx, GameKind, Live, Who};
+use history::History;
+use phase::Phase;
+use siguo_bots::Bot;
+use siguo_rules::{Move, Options, Seat};
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// Commands to a room task.
+pub enum Cmd {
+    /// Subscribe a socket (spectator unless the person holds a seat).
+    /// `id: None` means no ack (the lobby already acknowledged, e.g. `create_room`).
+    Join { conn: ClientTx, who: Who, id: Option<ClientId>, v: Option<u64> },
+    /// A socket closed.
+    Gone { conn_id: u64 },
+    /// A client message addressed to this room.
+    Msg { conn: ClientTx, who: Who, id: Option<ClientId>, msg: ClientMsg },
+    /// A bot finished thinking.
+    BotDone { seat: Seat, bot: Box<dyn Bot>, mv: Option<Move> },
+}
+
+/// Cloneable handle to a room task.
+#[derive(Clone)]
+pub struct RoomHandle {
+    tx: mpsc::Sender<Cmd>,
+}
+
+impl RoomHandle {
+    /// Send a command; false if the room is gone.
+    pub async fn send(&self, cmd: Cmd) -> bool {
+        self.tx.send(cmd).await.is_ok()
+    }
+}
+
+/// A subscribed socket.
+struct Sub {
+    who: Who,
+    tx: ClientTx,
+}
+
+/// What an accepted room message answers: an `ack` with this body, or nothing more (the
+/// handler already sent its answer).
+type Answer = Result<Option<AckBody>, ProtoError>;
+
+struct Room {
+    live: Live,
+    me: mpsc::Sender<Cmd>,
+    id: String,
+    kind: GameKind,
+    public: bool,
+    invite: Option<String>,
+    host: Option<i64>,
+    created: i64,
+    options: Options,
+    phase: Phase,
+    subs: HashMap<u64, Sub>,
+    history: History,
+    chat_times: HashMap<i64, VecDeque<Instant>>,
+    /// a failed write is retried at this time (nothing else happens until then)
+    retry_at: Option<i64>,
+    closed: bool,
+}
+
+impl Room {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        let mut shutdown = self.live.shutdown_signal();
+        if *shutdown.borrow() {
+            return;
+        }
+        self.update_summary();
+        self.after_change().await;
+        while !self.closed {
+            let sleep = tokio::time::sleep(self.until_next_wakeup());
+            tokio::select! {
+                _ = shutdown.changed() => break,
+                cmd = rx.recv() => match cmd {
+                    None => break,
+                    Some(cmd) => self.handle(cmd).await,
+                },
+                _ = sleep => self.on_timer().await,
+            }
+        }
+        if self.closed {
+            self.send_all(&ServerMsg::RoomClosed { room: self.id.clone() });
+            self.live.unregister(&self.id, self.invite.as_deref(), self.phase.game_id());
+        }
+    }
+
+    fn until_next_wakeup(&self) -> Duration {
+        let ms = self.next_wakeup().map(|w| (w - super::protocol::now_ms()).max(0) as u64);
+        Duration::from_millis(ms.unwrap_or(3_600_000))
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Join { conn, who, id, v } => self.on_join(conn, who, id, v),
+            Cmd::Gone { conn_id } => {
+                if let Some(s) = self.subs.remove(&conn_id) {
+                    self.after_unsubscribe(&s.who);
+                }
+            }
+            Cmd::Msg { conn, who, id, msg } => self.on_client(conn, who, id, msg).await,
+            Cmd::BotDone { seat, bot, mv } => self.on_bot_done(seat, bot, mv).await,
+        }
+        self.after_change().await;
+    }
+
+    /// A client message: idempotency, membership, then the handler and its ack or error.
+    async fn on_client(&mut self, conn: ClientTx, who: Who, id: Option<ClientId>, msg: ClientMsg) {
+        let dedupe = !matches!(msg, ClientMsg::Resync { .. } | ClientMsg::LegalMoves { .. });
+        if dedupe {
+            if let Some(ack) = self.live.seen_id(who.account_id, &id) {
+                conn.send(&ServerMsg::Ack(ack));
+                return;
+            }
+        }
+        if !self.subs.contains_key(&conn.conn_id) {
+            let e = ProtoError::new(ErrorCode::NotInRoom, "join the room first (join_room)");
+            conn.send(&ServerMsg::error(&id, &e));
+            return;
+        }
+        match self.on_msg(&conn, &who, &id, msg).await {
+            Ok(Some(body)) => {
+                let ack = ServerMsg::ack(&id, body);
+                if dedupe {
+                    self.live.remember_id(who.account_id, &id, &ack);
+                }
+                conn.send(&ServerMsg::Ack(ack));
+            }
+            Ok(None) => {}
+            Err(e) => conn.send(&ServerMsg::error(&id, &e)),
+        }
+    }
+
+    /// Dispatch a room message to its handler.
+    async fn on_msg(
+        &mut self,
+        conn: &ClientTx,
+        who: &Who,
+        id: &Option<ClientId>,
+        msg: ClientMsg,
+    ) -> Answer {
+        use ClientMsg::*;
+        match msg {
+            LeaveRoom { .. } => self.leave(conn.conn_id, who).await,
+            TakeSeat { seat, .. } => self.take_seat(who, seat),
+            LeaveSeat { seat, .. } => self.leave_seat(who, seat),
+            AddBot { seat, level, .. } => self.add_bot(who, seat, level).await,
+            RemoveBot { seat, .. } => self.remove_bot(who, seat),
+            Kick { seat, .. } => self.kick(who, seat),
+            Ready { ready, .. } => self.set_ready(who, ready).await,
+            Resync { v, .. } => self.resync(conn, who, v),
+            Swap { seat, a, b, .. } => self.swap(who, seat, a, b).await,
+            Randomize { seat, .. } => self.randomize(who, seat).await,
+            LoadFormation { seat, formation, .. } => {
+                self.load_formation(who, seat, formation).await
+            }
+            SetDeployment { seat, formation_data, .. } => {
+                self.set_formation(who, seat, &formation_data).await
+            }
+            Confirm { seat, .. } => self.confirm(who, seat).await,
+            Move { from, to, .. } => self.on_move(who, from, to).await,
+            Surrender { seat, .. } if matches!(self.phase, Phase::Deploying(_)) => {
+                self.surrender_deploying(who, seat).await
+            }
+            Surrender { seat, .. } => self.surrender(who, seat).await,
+            OfferDraw { seat, .. } => self.offer_draw(who, seat).await,
+            AcceptDraw { .. } => self.answer_draw(who, true).await,
+            DeclineDraw { .. } => self.answer_draw(who, false).await,
+            LegalMoves { .. } => {
+                self.send_legal_moves(conn, who, id);
+                Ok(None)
+            }
+            Chat { text, team, .. } => self.chat(who, text, team.unwrap_or(false)),
+            Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
+                Err(ProtoError::new(ErrorCode::BadMessage, "not a room message"))
+            }
+        }
+    }
+}

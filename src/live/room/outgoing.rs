@@ -1,0 +1,267 @@
+//! Every message a room sends, built as a typed [`ServerMsg`] for its receiver.
+use super::history::Catchup;
+use super::phase::Phase;
+use super::{Answer, Room};
+use crate::live::protocol::{
+    now_ms, raw_event, AckBody, ClientId, Clock, DeploymentMsg, Events, LegalMoves, PhaseName,
+    RawEvent, RoomMsg, RoomSummary, SeatInfo, SeatedRoom, ServerMsg, Snapshot, SummarySeat, Update,
+    WireEvent, YouInRoom, YouSeats,
+};
+use crate::live::{ClientTx, GameKind, SeatOccupant, Who};
+use bytestring::ByteString;
+use siguo_rules::{BySeat, Seat, Viewer};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+fn bot_name(level: siguo_bots::Level) -> String {
+    let name = serde_json::to_value(level).ok().and_then(|v| v.as_str().map(String::from));
+    format!("Bot ({})", name.unwrap_or_default())
+}
+
+impl Room {
+    pub(super) fn send_all(&self, msg: &ServerMsg) {
+        let text = msg.to_text();
+        for s in self.subs.values() {
+            s.tx.send_text(text.clone());
+        }
+    }
+
+    fn seat_infos(&self) -> BySeat<Option<SeatInfo>> {
+        BySeat::from_fn(|s| {
+            let occ = self.phase.occupant(s)?;
+            let ready = match &self.phase {
+                Phase::Waiting(l) => l.seats[s].as_ref().is_some_and(|x| x.ready),
+                _ => true,
+            };
+            let (account_id, name, guest, bot) = match occ {
+                SeatOccupant::Account { account_id, name, guest } => {
+                    (Some(*account_id), name.clone(), *guest, None)
+                }
+                SeatOccupant::Bot { level } => (None, bot_name(*level), false, Some(*level)),
+            };
+            let (online, escaped) = (self.online(s), self.phase.escaped(s));
+            Some(SeatInfo { account_id, name, guest, bot, ready, online, escaped })
+        })
+    }
+
+    pub(super) fn room_msg(&self, account_id: i64) -> ServerMsg<'static> {
+        ServerMsg::Room(Box::new(RoomMsg {
+            room: self.id.clone(),
+            kind: self.kind,
+            public: self.public,
+            invite: self.invite.clone(),
+            host: self.host_name(),
+            options: self.options,
+            phase: self.phase.name(),
+            game: self.phase.game_id(),
+            seats: self.seat_infos(),
+            spectators: self.spectator_count(),
+            you: YouInRoom {
+                seats: self.seats_of_account(account_id).collect(),
+                host: self.host == Some(account_id),
+            },
+        }))
+    }
+
+    pub(super) fn clock(&self) -> Clock {
+        let now = now_ms();
+        let (seat, deadline) = match &self.phase {
+            Phase::Deploying(d) => (None, Some(d.deadline)),
+            Phase::Battle(b) => (b.game.turn(), b.turn_deadline),
+            Phase::Finished(_) | Phase::Waiting(_) => (None, None),
+        };
+        Clock {
+            phase: self.phase.name(),
+            seat,
+            deadline,
+            remaining_ms: deadline.map(|d| (d - now).max(0)),
+            server_time: now,
+        }
+    }
+
+    /// The viewer's legal moves (from → destinations), empty unless it is the viewer's turn.
+    fn legal_moves(&self, viewer: Viewer) -> LegalMoves {
+        let mut m = LegalMoves::new();
+        let Ok(b) = self.phase.battle() else { return m };
+        let (Some(turn), Viewer::Seats(set)) = (b.game.turn(), viewer) else { return m };
+        if set.contains(turn) {
+            for mv in b.game.legal_moves() {
+                m.entry(mv.from).or_default().push(mv.to);
+            }
+        }
+        m
+    }
+
+    pub(super) fn snapshot(&self, account_id: i64) -> ServerMsg<'_> {
+        let viewer = self.viewer(account_id);
+        let mine: Vec<Seat> = self.seats_of_account(account_id).collect();
+        let (deployments, confirmed) = match &self.phase {
+            Phase::Deploying(d) => (
+                Some(mine.iter().map(|s| (*s, d.seats[*s].deployment.clone())).collect()),
+                d.seats.seats_where(|x| x.confirmed).collect(),
+            ),
+            Phase::Waiting(_) => (None, vec![]),
+            _ => (None, Seat::ALL.to_vec()),
+        };
+        ServerMsg::Snapshot(Box::new(Snapshot {
+            room: self.id.clone(),
+            game: self.phase.game_id(),
+            v: self.history.v(),
+            phase: self.phase.name(),
+            seats: self.seat_infos(),
+            you: YouSeats { seats: mine },
+            view: self.phase.game().map(|g| Cow::Owned(g.view(viewer))),
+            deployments,
+            confirmed,
+            clock: self.clock(),
+            legal_moves: self.legal_moves(viewer),
+            last_events: Events::Raw(self.history.last()),
+        }))
+    }
+
+    /// The `update` for one viewer, as text; `cache` shares it between the subscribers with
+    /// the same viewer (the sockets of one seat, all spectators).
+    fn update_text(
+        &self,
+        viewer: Viewer,
+        from_v: u64,
+        events: &[RawEvent],
+        clock: Clock,
+        cache: &mut HashMap<Viewer, ByteString>,
+    ) -> ByteString {
+        let build = || {
+            ServerMsg::Update(Update {
+                room: self.id.clone(),
+                game: self.phase.game_id(),
+                v: self.history.v(),
+                from_v,
+                events: Events::Raw(events),
+                view: self.phase.game().map(|g| Cow::Owned(g.view(viewer))),
+                clock,
+                legal_moves: self.legal_moves(viewer),
+            })
+            .to_text()
+        };
+        cache.entry(viewer).or_insert_with(build).clone()
+    }
+
+    /// A new version with these public events: log it, send every subscriber its update.
+    pub(super) fn publish(&mut self, events: Vec<WireEvent>) {
+        let clock = self.clock();
+        let from_v = self.history.push(events.iter().map(raw_event).collect());
+        let events = self.history.last();
+        let mut cache = HashMap::new();
+        for s in self.subs.values() {
+            let viewer = self.viewer(s.who.account_id);
+            s.tx.send_text(self.update_text(viewer, from_v, events, clock, &mut cache));
+        }
+    }
+
+    /// Bring a client from version `v` to the current one: nothing, the missed events, or a
+    /// snapshot.
+    pub(super) fn resync_to(&self, conn: &ClientTx, account_id: i64, v: u64) {
+        match self.history.since(v) {
+            Catchup::Current => {}
+            Catchup::Events(events) => conn.send_text(self.update_text(
+                self.viewer(account_id),
+                v,
+                &events,
+                self.clock(),
+                &mut HashMap::new(),
+            )),
+            Catchup::Snapshot => conn.send(&self.snapshot(account_id)),
+        }
+    }
+
+    pub(super) fn resync(&self, conn: &ClientTx, who: &Who, v: Option<u64>) -> Answer {
+        if matches!(self.phase, Phase::Waiting(_)) {
+            conn.send(&self.room_msg(who.account_id));
+            return Ok(Some(AckBody::Empty {}));
+        }
+        match v {
+            Some(v) => self.resync_to(conn, who.account_id, v),
+            None => conn.send(&self.snapshot(who.account_id)),
+        }
+        Ok(Some(AckBody::Version { v: self.history.v() }))
+    }
+
+    pub(super) fn send_legal_moves(&self, conn: &ClientTx, who: &Who, id: &Option<ClientId>) {
+        conn.send(&ServerMsg::LegalMoves {
+            id: id.clone(),
+            room: self.id.clone(),
+            game: self.phase.game_id(),
+            v: self.history.v(),
+            moves: self.legal_moves(self.viewer(who.account_id)),
+        });
+    }
+
+    /// A seat's own deployment, to its owner's sockets only.
+    pub(super) fn send_deployment(&self, seat: Seat) {
+        let (Phase::Deploying(d), Some(a)) = (&self.phase, self.phase.account_at(seat)) else {
+            return;
+        };
+        let msg = ServerMsg::Deployment(DeploymentMsg {
+            room: self.id.clone(),
+            game: d.table.game_id,
+            seat,
+            confirmed: d.seats[seat].confirmed,
+            pieces: d.seats[seat].deployment.pieces.clone(),
+        });
+        for s in self.subs.values().filter(|s| s.who.account_id == a) {
+            s.tx.send(&msg);
+        }
+    }
+
+    pub(super) fn broadcast_room(&self) {
+        for s in self.subs.values() {
+            s.tx.send(&self.room_msg(s.who.account_id));
+        }
+        self.update_summary();
+    }
+
+    pub(super) fn broadcast_presence(&self) {
+        let seats = BySeat::from_fn(|s| self.online(s));
+        self.send_all(&ServerMsg::Presence { room: self.id.clone(), seats });
+    }
+
+    /// Keep the lobby's registries current: who sits here (for `hello`) and, for a public
+    /// waiting room, its summary in the room list.
+    pub(super) fn update_summary(&self) {
+        let seated: Vec<(i64, Seat)> =
+            Seat::ALL.into_iter().filter_map(|s| Some((self.phase.account_at(s)?, s))).collect();
+        let listed = !matches!(self.phase, Phase::Finished(_)) && !seated.is_empty();
+        self.live.set_seated(
+            &self.id,
+            listed.then(|| {
+                let room = SeatedRoom {
+                    room: self.id.clone(),
+                    game: self.phase.game_id(),
+                    phase: self.phase.name(),
+                    seats: vec![],
+                };
+                (seated, room)
+            }),
+        );
+        let public =
+            self.phase.name() == PhaseName::Waiting && self.public && self.kind == GameKind::Casual;
+        self.live.set_summary(&self.id, public.then(|| self.summary()));
+    }
+
+    fn summary(&self) -> RoomSummary {
+        let seats = BySeat::from_fn(|s| {
+            self.phase.occupant(s).map(|occ| match occ {
+                SeatOccupant::Account { name, .. } => SummarySeat::Person { name: name.clone() },
+                SeatOccupant::Bot { level } => SummarySeat::Bot { bot: *level },
+            })
+        });
+        RoomSummary {
+            room: self.id.clone(),
+            host: self.host_name(),
+            host_id: self.host,
+            options: self.options,
+            seats,
+            spectators: self.spectator_count(),
+            created: self.created,
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The room's phase, carrying the data of that phase: a waiting room has optional seats; a game
+//! (deploying, battle, finished) has all four seats filled and a game id; the battle owns the
+//! engine's `Game`. The compiler holds "this phase implies that field".
+use super::super::protocol::{ErrorCode, PhaseName, ProtoError};
+use super::super::store::DeploySeat;
+use super::super::SeatOccupant;
+use siguo_bots::Bot;
+use siguo_rules::{BySeat, Game, RuleError, Seat};
+
+pub(super) enum Phase {
+    Waiting(Lobby),
+    Deploying(Deploy),
+    Battle(Battle),
+    Finished(Finished),
+}
+
+/// (an empty waiting room: only a stand-in while a phase is moved into the next one)
+impl Default for Phase {
+    fn default() -> Self {
+        Phase::Waiting(Lobby::default())
+    }
+}
+
+/// A casual room before its game: seats come and go.
+#[derive(Default)]
+pub(super) struct Lobby {
+    pub seats: BySeat<Option<Slot>>,
+    /// since when nobody has been subscribed (an empty room closes after a while)
+    pub empty_since: Option<i64>,
+}
+
+/// A seat of a waiting room.
+pub(super) struct Slot {
+    pub occ: SeatOccupant,
+    pub ready: bool,
+    pub offline_since: Option<i64>,
+}
+
+/// What every phase of a game shares: the game row and its four seats.
+pub(super) struct Table {
+    pub game_id: i64,
+    pub players: BySeat<Player>,
+    /// the bots of the bot seats (`None` for people, and for a bot while it thinks)
+    pub bots: BySeat<Option<Box<dyn Bot>>>,
+}
+
+/// A seat of a game.
+pub(super) struct Player {
+    pub occ: SeatOccupant,
+    pub offline_since: Option<i64>,
+    /// ranked: left, or away longer than the reconnect grace; its turns are skipped
+    pub escaped: bool,
+}
+
+/// Deployment (布阵): each seat's secret set-up until all are confirmed or the clock runs out.
+pub(super) struct Deploy {
+    pub table: Table,
+    pub seats: BySeat<DeploySeat>,
+    pub deadline: i64,
+}
+
+/// The battle: the engine's game, the action count and the turn clock.
+pub(super) struct Battle {
+    pub table: Table,
+    pub game: Game,
+    /// actions in the log (the next action's sequence number)
+    pub actions: usize,
+    /// `None` when nobody is to move
+    pub turn_deadline: Option<i64>,
+    /// a bot is thinking (one at a time per room)
+    pub bot_thinking: bool,
+}
+
+/// The game is over; the room stays open a while for its chat and last view.
+pub(super) struct Finished {
+    pub table: Table,
+    pub game: Game,
+    pub at: i64,
+}
+
+impl Phase {
+    pub fn name(&self) -> PhaseName {
+        match self {
+            Phase::Waiting(_) => PhaseName::Waiting,
+            Phase::Deploying(_) => PhaseName::Deploying,
+            Phase::Battle(_) => PhaseName::Battle,
+            Phase::Finished(_) => PhaseName::Finished,
+        }
+    }
+
+    /// The game's seats, once there is a game.
+    pub fn table(&self) -> Option<&Table> {
+        match self {
+            Phase::Waiting(_) => None,
+            Phase::Deploying(d) => Some(&d.table),
+            Phase::Battle(b) => Some(&b.table),
+            Phase::Finished(f) => Some(&f.table),
+        }
+    }
+
+    pub fn table_mut(&mut self) -> Option<&mut Table> {
+        match self {
+            Phase::Waiting(_) => None,
+            Phase::Deploying(d) => Some(&mut d.table),
+            Phase::Battle(b) => Some(&mut b.table),
+            Phase::Finished(f) => Some(&mut f.table),
+        }
+    }
+
+    pub fn game_id(&self) -> Option<i64> {
+        self.table().map(|t| t.game_id)
+    }
+
+    /// The engine's game (battle and after).
+    pub fn game(&self) -> Option<&Game> {
+        match self {
+            Phase::Battle(b) => Some(&b.game),
+            Phase::Finished(f) => Some(&f.game),
+            Phase::Waiting(_) | Phase::Deploying(_) => None,
+        }
+    }
+
+    /// Who sits on a seat.
+    pub fn occupant(&self, seat: Seat) -> Option<&SeatOccupant> {
+        match self {
+            Phase::Waiting(l) => l.seats[seat].as_ref().map(|s| &s.occ),
+            other => other.table().map(|t| &t.players[seat].occ),
+        }
+    }
+
+    pub fn account_at(&self, seat: Seat) -> Option<i64> {
+        self.occupant(seat).and_then(|o| o.account_id())
+    }
+
+    pub fn escaped(&self, seat: Seat) -> bool {
+        self.table().is_some_and(|t| t.players[seat].escaped)
+    }
+
+    /// The refusal for an action that needs another phase.
+    pub fn refuse(&self) -> ProtoError {
+        match self {
+            Phase::Finished(_) => RuleError::GameOver.into(),
+            _ => ProtoError::new(
+                ErrorCode::WrongPhase,
+                format!("not possible while the room is {}", self.name_str()),
+            ),
+        }
+    }
+
+    fn name_str(&self) -> &'static str {
+        match self.name() {
+            PhaseName::Waiting => "waiting",
+            PhaseName::Deploying => "deploying",
+            PhaseName::Battle => "battle",
+            PhaseName::Finished => "finished",
+        }
+    }
+
+    pub fn lobby_mut(&mut self) -> Result<&mut Lobby, ProtoError> {
+        match self {
+            Phase::Waiting(l) => Ok(l),
+            other => Err(other.refuse()),
+        }
+    }
+
+    pub fn deploy_mut(&mut self) -> Result<&mut Deploy, ProtoError> {
+        match self {
+            Phase::Deploying(d) => Ok(d),
+            other => Err(other.refuse()),
+        }
+    }
+
+    pub fn battle(&self) -> Result<&Battle, ProtoError> {
+        match self {
+            Phase::Battle(b) => Ok(b),
+            other => Err(other.refuse()),
+        }
+    }
+
+    pub fn battle_mut(&mut self) -> Result<&mut Battle, ProtoError> {
+        match self {
+            Phase::Battle(b) => Ok(b),
+            other => Err(other.refuse()),
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! Who holds which seat, who is subscribed, who is online.
+use super::phase::Phase;
+use super::{Room, Sub};
+use crate::live::protocol::{now_ms, AckBody, ClientId, ErrorCode, ProtoError, ServerMsg};
+use crate::live::{ClientTx, Who};
+use siguo_rules::{Seat, SeatSet, Viewer};
+
+impl Room {
+    /// Subscribe a socket: ack, the room, and (once there is a game) its catch-up.
+    pub(super) fn on_join(
+        &mut self,
+        conn: ClientTx,
+        who: Who,
+        id: Option<ClientId>,
+        v: Option<u64>,
+    ) {
+        let a = who.account_id;
+        let first = !self.subs.values().any(|s| s.who.account_id == a);
+        if id.is_some() {
+            let body = AckBody::Joined {
+                room: self.id.clone(),
+                game: self.phase.game_id(),
+                v: self.history.v(),
+            };
+            conn.send(&ServerMsg::Ack(ServerMsg::ack(&id, body)));
+        }
+        conn.send(&self.room_msg(a));
+        if !matches!(self.phase, Phase::Waiting(_)) {
+            match v {
+                Some(v) => self.resync_to(&conn, a, v),
+                None => conn.send(&self.snapshot(a)),
+            }
+        }
+        self.subs.insert(conn.conn_id, Sub { who, tx: conn });
+        if let Phase::Waiting(l) = &mut self.phase {
+            l.empty_since = None;
+        }
+        if first {
+            self.presence_changed();
+        }
+        self.update_summary();
+    }
+
+    pub(super) fn after_unsubscribe(&mut self, who: &Who) {
+        if !self.subs.values().any(|s| s.who.account_id == who.account_id) {
+            self.presence_changed();
+        }
+        if self.subs.is_empty() {
+            if let Phase::Waiting(l) = &mut self.phase {
+                l.empty_since = Some(now_ms());
+            }
+        }
+        self.update_summary();
+    }
+
+    /// Note who went offline (and since when), then tell everyone.
+    pub(super) fn presence_changed(&mut self) {
+        let now = now_ms();
+        let online = Seat::ALL.map(|s| self.online(s));
+        for s in Seat::ALL {
+            let online = online[s.index()];
+            let slot = match &mut self.phase {
+                Phase::Waiting(l) => l.seats[s].as_mut().map(|x| (&x.occ, &mut x.offline_since)),
+                other => other
+                    .table_mut()
+                    .map(|t| &mut t.players[s])
+                    .map(|p| (&p.occ, &mut p.offline_since)),
+            };
+            if let Some((occ, offline_since)) = slot {
+                if occ.account_id().is_some() {
+                    if online {
+                        *offline_since = None;
+                    } else if offline_since.is_none() {
+                        *offline_since = Some(now);
+                    }
+                }
+            }
+        }
+        if matches!(self.phase, Phase::Waiting(_)) {
+            self.broadcast_room();
+        } else {
+            self.broadcast_presence();
+        }
+    }
+
+    pub(super) fn no_people(&self) -> bool {
+        self.subs.is_empty() && !Seat::ALL.into_iter().any(|s| self.phase.account_at(s).is_some())
+    }
+
+    pub(super) fn seats_of_account(&self, account_id: i64) -> impl Iterator<Item = Seat> + '_ {
+        Seat::ALL.into_iter().filter(move |s| self.phase.account_at(*s) == Some(account_id))
+    }
+
+    fn seat_set(&self, account_id: i64) -> Option<SeatSet> {
+        self.seats_of_account(account_id)
+            .fold(None, |set: Option<SeatSet>, s| Some(set.map_or(SeatSet::one(s), |x| x.with(s))))
+    }
+
+    pub(super) fn viewer(&self, account_id: i64) -> Viewer {
+        match self.seat_set(account_id) {
+            Some(s) => Viewer::Seats(s),
+            None => Viewer::Spectator,
+        }
+    }
+
+    /// The seats an account holds, or `not_your_seat`.
+    pub(super) fn held_seats(&self, who: &Who) -> Result<Vec<Seat>, ProtoError> {
+        let mine: Vec<Seat> = self.seats_of_account(who.account_id).collect();
+        if mine.is_empty() {
+            return Err(ProtoError::new(
+                ErrorCode::NotYourSeat,
+                "you do not hold a seat in this game",
+            ));
+        }
+        Ok(mine)
+    }
+
+    /// The seat an action is for: the named one (must be yours), or your only seat.
+    pub(super) fn my_seat(&self, who: &Who, seat: Option<Seat>) -> Result<Seat, ProtoError> {
+        let mine: Vec<Seat> = self.seats_of_account(who.account_id).collect();
+        match seat {
+            Some(s) if mine.contains(&s) => Ok(s),
+            Some(s) => Err(ProtoError::new(
+                ErrorCode::NotYourSeat,
+                format!("you do not control seat {}", s.letter()),
+            )),
+            None => match mine.as_slice() {
+                [s] => Ok(*s),
+                [] => Err(ProtoError::new(
+                    ErrorCode::NotYourSeat,
+                    "you do not hold a seat in this room",
+                )),
+                _ => Err(ProtoError::new(
+                    ErrorCode::BadMessage,
+                    "you control two seats: say which one (\"seat\")",
+                )),
+            },
+        }
+    }
+
+    /// A bot is always online; a person when one of their sockets is subscribed.
+    pub(super) fn online(&self, seat: Seat) -> bool {
+        match self.phase.occupant(seat) {
+            None => false,
+            Some(occ) => match occ.account_id() {
+                None => true,
+                Some(a) => self.subs.values().any(|s| s.who.account_id == a),
+            },
+        }
+    }
+
+    pub(super) fn need_host(&self, who: &Who) -> Result<(), ProtoError> {
+        if self.host == Some(who.account_id) {
+            Ok(())
+        } else {
+            Err(ProtoError::new(ErrorCode::NotHost, "only the host may do that"))
+        }
+    }
+
+    pub(super) fn need_not_escaped(&self, seat: Seat) -> Result<(), ProtoError> {
+        if self.phase.escaped(seat) {
+            Err(ProtoError::new(ErrorCode::Escaped, "this seat has escaped; its turns are skipped"))
+        } else {
+            Ok(())
+        }
+    }
+
+    pub(super) fn host_name(&self) -> Option<String> {
+        let h = self.host?;
+        let subscribed = self.subs.values().find(|s| s.who.account_id == h);
+        subscribed.map(|s| s.who.name.clone()).or_else(|| {
+            Seat::ALL.into_iter().find_map(|s| match self.phase.occupant(s) {
+                Some(crate::live::SeatOccupant::Account { account_id, name, .. })
+                    if *account_id == h =>
+                {
+                    Some(name.clone())
+                }
+                _ => None,
+            })
+        })
+    }
+
+    pub(super) fn spectator_count(&self) -> usize {
+        let mut ids: Vec<i64> = self
+            .subs
+            .values()
+            .map(|s| s.who.account_id)
+            .filter(|a| self.seats_of_account(*a).next().is_none())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids.len()
+    }
+}
