@@ -33,12 +33,6 @@ enum Command {
         /// The viewing seat for `view` (`N`, `E`, `S`, `W` or `spectator`)
         seat: Option<String>,
     },
-    /// Bot-against-bot tournament (teams swapped, deployments reused in pairs).
-    Selfplay(siguo::cli::selfplay::SelfplayArgs),
-    /// Load test a running server on loopback: simulated guests play games (or hold idle sockets).
-    Loadtest(siguo::cli::loadtest::LoadtestArgs),
-    /// Fill PostgreSQL with ranked players and time the leaderboard queries (docs/performance.md)
-    LadderBench(siguo::cli::ladder_bench::LadderBenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,9 +43,6 @@ fn main() -> ExitCode {
         Command::Rules { cmd, seat } => {
             std::process::exit(siguo::cli::rules::run(&cmd, seat.as_deref()))
         }
-        Command::Selfplay(args) => std::process::exit(siguo::cli::selfplay::run(args)),
-        Command::Loadtest(args) => std::process::exit(siguo::cli::loadtest::run(args)),
-        Command::LadderBench(args) => std::process::exit(siguo::cli::ladder_bench::run(args)),
     }
 }
 

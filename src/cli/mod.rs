@@ -1,5 +1,2 @@
-//! Command-line subcommands of the `siguo` binary.
-pub mod ladder_bench;
-pub mod loadtest;
+//! Command-line subcommands of the `siguo` binary (the tools live in `crates/tools`).
 pub mod rules;
-pub mod selfplay;

@@ -1,7 +1,7 @@
 //! siguo-bots: bots that play from the redacted view their seat would get.
 //!
 //! Contract used by the server (a bot is a seat driver going through the same command path as a
-//! person) and by `siguo selfplay`:
+//! person) and by `siguo-tools selfplay`:
 //! * [`make_bot`] builds a bot of a [`Level`];
 //! * [`Bot::deploy`] proposes a deployment for a seat;
 //! * [`Bot::observe`] is fed every public event of the game, in order (events carry no ranks);

@@ -1,14 +1,14 @@
-//! `siguo ladder-bench`: fill a PostgreSQL database with many ranked players and measure the
+//! `siguo-tools ladder-bench`: fill a PostgreSQL database with many ranked players and measure the
 //! leaderboard queries the server runs (`leaderboard::rows_at` for a page, `leaderboard::row_of`
 //! for a player's own rank), reporting p50/p95/p99/max. Results go to docs/performance.md.
 //!
 //! The database named by `--database-url` is dedicated to the benchmark: its `ranked` ladder
 //! is replaced by synthetic players (`bench_<n>` accounts) unless it already holds `--players`.
-use crate::db::{Db, DbConn};
-use crate::ladder::{leaderboard, LadderKind};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use rand::Rng;
+use siguo::db::{Db, DbConn};
+use siguo::ladder::{leaderboard, LadderKind};
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
@@ -34,7 +34,7 @@ pub fn run(args: LadderBenchArgs) -> i32 {
     match bench(&args) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("siguo ladder-bench: {e}");
+            eprintln!("siguo-tools ladder-bench: {e}");
             1
         }
     }
@@ -87,7 +87,7 @@ fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     }
     let total = leaderboard::total(c, LadderKind::Ranked).map_err(|e| e.to_string())?;
     let ids: Vec<i64> = {
-        use crate::db::schema::ladder_stats as ls;
+        use siguo::db::schema::ladder_stats as ls;
         ls::table
             .filter(ls::ladder.eq("ranked"))
             .select(ls::account_id)
@@ -95,7 +95,7 @@ fn bench(a: &LadderBenchArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?
     };
     let buckets: i64 = {
-        use crate::db::schema::ladder_point_counts as lpc;
+        use siguo::db::schema::ladder_point_counts as lpc;
         lpc::table
             .filter(lpc::ladder.eq("ranked"))
             .count()

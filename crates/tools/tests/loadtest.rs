@@ -1,18 +1,20 @@
-//! `siguo loadtest` against a real server (port 0, SQLite and Postgres): a short run with two
-//! games must play moves with nothing lost or duplicated, no error, and every game's move list
+//! `siguo-tools loadtest` against a real server (port 0, SQLite and Postgres): a short run with
+//! two games must play moves with nothing lost or duplicated, no error, and every game's move list
 //! equal to the server's record. (No timing is asserted; figures go to docs/performance.md.)
-mod common;
+mod support;
 
-use common::Backend;
 use serde_json::Value;
+use support::Backend;
 
-async fn run_loadtest(args: &[&str]) -> (i32, Value, String) {
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_siguo"))
-        .arg("loadtest")
+/// Run `siguo-tools loadtest --json --progress 0 --target <target> <args>`: (exit status, the
+/// JSON report, stderr).
+async fn run_loadtest(target: &str, args: &[&str]) -> (i32, Value, String) {
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_siguo-tools"))
+        .args(["loadtest", "--json", "--progress", "0", "--target", target])
         .args(args)
         .output()
         .await
-        .expect("run siguo loadtest");
+        .expect("run siguo-tools loadtest");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     let report: Value = serde_json::from_str(&stdout)
@@ -20,25 +22,14 @@ async fn run_loadtest(args: &[&str]) -> (i32, Value, String) {
     (out.status.code().unwrap_or(-1), report, stderr)
 }
 
+/// Two tables at 4 moves per game per second, a 4 s window after a 1 s ramp-up.
+const TWO_GAMES: [&str; 8] =
+    ["--games", "2", "--move-rate", "4", "--duration", "4", "--ramp-up", "1"];
+
 async fn two_games_nothing_lost(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let target = app.addr.to_string();
-    let (code, r, stderr) = run_loadtest(&[
-        "--target",
-        &target,
-        "--games",
-        "2",
-        "--move-rate",
-        "4",
-        "--duration",
-        "4",
-        "--ramp-up",
-        "1",
-        "--json",
-        "--progress",
-        "0",
-    ])
-    .await;
+    let (code, r, stderr) = run_loadtest(&target, &TWO_GAMES).await;
     let ctx = format!("{r:#}\n{stderr}");
     assert_eq!(r["mode"], "games", "{ctx}");
     assert_eq!(r["errors"], 0, "{ctx}");
@@ -69,22 +60,10 @@ async fn two_games_nothing_lost(backend: Backend) {
 }
 
 async fn idle_sockets_are_held(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let target = app.addr.to_string();
-    let (code, r, stderr) = run_loadtest(&[
-        "--target",
-        &target,
-        "--idle",
-        "20",
-        "--duration",
-        "2",
-        "--ramp-up",
-        "1",
-        "--json",
-        "--progress",
-        "0",
-    ])
-    .await;
+    let (code, r, stderr) =
+        run_loadtest(&target, &["--idle", "20", "--duration", "2", "--ramp-up", "1"]).await;
     let ctx = format!("{r:#}\n{stderr}");
     assert_eq!(r["mode"], "idle", "{ctx}");
     assert_eq!(r["errors"], 0, "{ctx}");
@@ -98,26 +77,10 @@ async fn idle_sockets_are_held(backend: Backend) {
 /// `--login-burst`: password logins at the given rate during the second half of the window,
 /// reported with the game latency before and during the burst.
 async fn login_burst_is_measured(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let target = app.addr.to_string();
-    let (code, r, stderr) = run_loadtest(&[
-        "--target",
-        &target,
-        "--games",
-        "2",
-        "--move-rate",
-        "4",
-        "--duration",
-        "4",
-        "--ramp-up",
-        "1",
-        "--login-burst",
-        "2",
-        "--json",
-        "--progress",
-        "0",
-    ])
-    .await;
+    let args = [&TWO_GAMES[..], &["--login-burst", "2"]].concat();
+    let (code, r, stderr) = run_loadtest(&target, &args).await;
     let ctx = format!("{r:#}\n{stderr}");
     assert_eq!(r["errors"], 0, "{ctx}");
     assert_eq!(r["lost"], 0, "{ctx}");
@@ -140,11 +103,9 @@ both_backends!(two_games_nothing_lost, idle_sockets_are_held, login_burst_is_mea
 /// wait for its next tick, 100 s here, long after the window).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_slower_than_its_window_ends_with_it() {
-    let app = common::spawn_app(Backend::Sqlite).await;
+    let app = support::spawn_app(Backend::Sqlite).await;
     let target = app.addr.to_string();
     let args = [
-        "--target",
-        &target,
         "--games",
         "1",
         "--move-rate",
@@ -155,12 +116,9 @@ async fn a_burst_slower_than_its_window_ends_with_it() {
         "1",
         "--login-burst",
         "0.01",
-        "--json",
-        "--progress",
-        "0",
     ];
     let (code, r, stderr) =
-        tokio::time::timeout(std::time::Duration::from_secs(60), run_loadtest(&args))
+        tokio::time::timeout(std::time::Duration::from_secs(60), run_loadtest(&target, &args))
             .await
             .expect("the load test ended with its window");
     let ctx = format!("{r:#}\n{stderr}");
@@ -171,11 +129,28 @@ async fn a_burst_slower_than_its_window_ends_with_it() {
 
 #[tokio::test]
 async fn refuses_non_loopback_targets() {
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_siguo"))
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_siguo-tools"))
         .args(["loadtest", "--target", "10.1.2.3:8080", "--games", "1", "--duration", "1"])
         .output()
         .await
-        .expect("run siguo loadtest");
+        .expect("run siguo-tools loadtest");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("loopback"));
+}
+
+/// Nothing listens on the target: every set-up fails, the report counts the errors and the exit
+/// status is 1.
+#[tokio::test]
+async fn an_unreachable_server_fails_the_run() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let target = format!("127.0.0.1:{port}");
+    let args = ["--games", "2", "--duration", "1", "--ramp-up", "0"];
+    let (code, r, stderr) = run_loadtest(&target, &args).await;
+    let ctx = format!("{r:#}\n{stderr}");
+    assert_eq!(r["mode"], "games", "{ctx}");
+    assert_eq!(r["setups_failed"], 2, "{ctx}");
+    assert_eq!(r["errors"], 2, "{ctx}");
+    assert_eq!(r["error_codes"]["connect"], 2, "{ctx}");
+    assert_eq!(r["games_started"], 0, "{ctx}");
+    assert_eq!(code, 1, "{ctx}");
 }

@@ -1,4 +1,4 @@
-//! `siguo selfplay`: a bot-against-bot tournament.
+//! `siguo-tools selfplay`: a bot-against-bot tournament.
 //!
 //! Games come in pairs that reuse the same four deployments with the teams swapped (bot A plays
 //! North+South in the first game of a pair and East+West in the second), so that neither side
@@ -325,10 +325,8 @@ pub fn run(args: SelfplayArgs) -> i32 {
     let mut endings: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     for r in &played {
         let e = endings.entry(r.ending.clone()).or_default();
-        match r.score {
-            Some(s) if s == 0.0 => e[1] += 1,
-            _ => e[0] += 1,
-        }
+        let by = if r.score == Some(0.0) { 1 } else { 0 };
+        e[by] += 1;
     }
     println!("how games ended (won by A / by B for wins):");
     for (k, v) in &endings {

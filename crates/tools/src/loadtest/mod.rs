@@ -1,0 +1,192 @@
+//! `siguo-tools loadtest`: a load generator for a running Siguo server (docs/performance.md).
+//!
+//! Games mode (default): `--games` simulated tables of four guests each. Every guest logs in
+//! (`POST /api/auth/guest`), opens a WebSocket, and the four fill a private casual room, deploy
+//! (confirm the random deployment) and play random legal moves at `--move-rate` moves per game per
+//! second. Measured per move: send → `ack`, and send → the last of the four seats receiving the
+//! `update` of that version. Every socket checks its version chain (`from_v` = the version it
+//! holds): a gap is a lost update, a repeated version a duplicate. At the end every game's move
+//! list is compared with the server's record (`GET /api/games/{id}`).
+//!
+//! Idle mode (`--idle N`): N authenticated sockets that only answer pings; reports server memory
+//! per socket.
+//!
+//! `--login-burst R`: during the second half of the measurement window, R password logins per
+//! second (accounts registered at the start); the report compares game latency before and during
+//! the burst.
+//!
+//! Bounded: loopback targets only, at most 5,000 games or 20,000 idle sockets, at most one hour;
+//! the run stops by itself. Exit status 0 when nothing was lost or duplicated and no error
+//! happened, 1 otherwise, 2 for bad arguments.
+//!
+//! Modules: `http` and `ws` are the clients, `messages` the protocol as the tool sees it,
+//! `table` the state machine of one table and `play` its driver, `games` and `idle` the two
+//! modes, `monitor` the server process, `stats` and `histogram` the counters, `report` the output.
+mod games;
+mod histogram;
+mod http;
+mod idle;
+mod messages;
+mod monitor;
+mod play;
+mod report;
+mod stats;
+mod table;
+mod ws;
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
+
+pub const MAX_GAMES: usize = 5_000;
+pub const MAX_IDLE: usize = 20_000;
+pub const MAX_SECONDS: u64 = 3_600;
+
+/// Arguments of `siguo-tools loadtest`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LoadtestArgs {
+    /// Server address, host:port (loopback only)
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub target: String,
+    /// Concurrent four-player games
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Moves per game per second
+    #[arg(long, default_value_t = 1.0)]
+    pub move_rate: f64,
+    /// Seconds of measurement after the ramp-up
+    #[arg(long, default_value_t = 30)]
+    pub duration: u64,
+    /// Seconds over which games (or idle sockets) are started
+    #[arg(long, default_value_t = 10)]
+    pub ramp_up: u64,
+    /// Idle-socket mode: hold this many authenticated idle sockets instead of playing games
+    #[arg(long)]
+    pub idle: Option<usize>,
+    /// Password logins per second during the second half of the measurement window
+    #[arg(long)]
+    pub login_burst: Option<f64>,
+    /// The server's process id (for RSS and CPU); default: the process listening on the target port
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Connection set-ups (HTTP login + WebSocket) in flight at once
+    #[arg(long, default_value_t = 32)]
+    pub connect_concurrency: usize,
+    /// Print a progress line every this many seconds to stderr (0: never)
+    #[arg(long, default_value_t = 5)]
+    pub progress: u64,
+}
+
+/// Run the load test; returns the process exit status.
+pub fn run(args: LoadtestArgs) -> i32 {
+    let target = match check_args(&args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("siguo-tools loadtest: {e}");
+            return 2;
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("siguo-tools loadtest: tokio runtime: {e}");
+            return 2;
+        }
+    };
+    let report = rt.block_on(run_mode(&args, target));
+    rt.shutdown_timeout(Duration::from_secs(2));
+    match report {
+        Ok(r) => {
+            r.print(args.json);
+            r.exit_code()
+        }
+        Err(e) => {
+            eprintln!("siguo-tools loadtest: {e}");
+            1
+        }
+    }
+}
+
+async fn run_mode(args: &LoadtestArgs, target: SocketAddr) -> Result<report::Report, String> {
+    let api = http::Api::new(target)?;
+    let pid = args.server_pid.or_else(|| monitor::pid_listening_on(target.port()));
+    match args.idle {
+        Some(n) => idle::run(args, api, target, pid, n).await,
+        None => games::run(args, api, target, pid).await,
+    }
+}
+
+fn check_args(a: &LoadtestArgs) -> Result<SocketAddr, String> {
+    let addr = loopback_target(&a.target)?;
+    if let Some(n) = a.idle {
+        if n == 0 || n > MAX_IDLE {
+            return Err(format!("--idle must be 1..={MAX_IDLE}"));
+        }
+    } else if a.games == 0 || a.games > MAX_GAMES {
+        return Err(format!("--games must be 1..={MAX_GAMES}"));
+    }
+    if !(a.move_rate > 0.0 && a.move_rate <= 20.0) {
+        return Err("--move-rate must be in (0, 20] moves per game per second".into());
+    }
+    if a.duration == 0 || a.duration > MAX_SECONDS || a.ramp_up > 600 {
+        return Err(format!(
+            "--duration must be 1..={MAX_SECONDS} seconds and --ramp-up at most 600"
+        ));
+    }
+    if a.login_burst.is_some_and(|r| !(r > 0.0 && r <= 200.0)) {
+        return Err("--login-burst must be in (0, 200] logins per second".into());
+    }
+    if a.connect_concurrency == 0 || a.connect_concurrency > 1024 {
+        return Err("--connect-concurrency must be 1..=1024".into());
+    }
+    Ok(addr)
+}
+
+/// The target's address; every address it resolves to must be a loopback one.
+fn loopback_target(target: &str) -> Result<SocketAddr, String> {
+    let addrs: Vec<SocketAddr> =
+        target.to_socket_addrs().map_err(|e| format!("--target {target}: {e}"))?.collect();
+    let addr = *addrs.first().ok_or_else(|| format!("--target {target}: no address"))?;
+    if addrs.iter().any(|x| !x.ip().is_loopback()) {
+        return Err(format!(
+            "--target {target} is not a loopback address (only 127.0.0.0/8 or ::1 may be load \
+             tested)"
+        ));
+    }
+    Ok(addr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_targets() {
+        let mut a = LoadtestArgs {
+            target: "127.0.0.1:8080".into(),
+            games: 1,
+            move_rate: 1.0,
+            duration: 1,
+            ramp_up: 0,
+            idle: None,
+            login_burst: None,
+            server_pid: None,
+            json: false,
+            connect_concurrency: 4,
+            progress: 0,
+        };
+        assert!(check_args(&a).is_ok());
+        a.target = "[::1]:80".into();
+        assert!(check_args(&a).is_ok());
+        a.target = "8.8.8.8:80".into();
+        assert!(check_args(&a).unwrap_err().contains("loopback"));
+        a.target = "127.0.0.1:8080".into();
+        a.games = MAX_GAMES + 1;
+        assert!(check_args(&a).is_err());
+        a.games = 1;
+        a.login_burst = Some(0.0);
+        assert!(check_args(&a).unwrap_err().contains("--login-burst"));
+    }
+}

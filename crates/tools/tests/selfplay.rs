@@ -1,0 +1,44 @@
+//! `siguo-tools selfplay`: a short tournament plays its games and reports them; bad options are
+//! refused with exit status 2.
+use std::process::Command;
+
+fn selfplay(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_siguo-tools"))
+        .arg("selfplay")
+        .args(args)
+        .output()
+        .expect("run siguo-tools selfplay");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn a_short_tournament_is_reported() {
+    let (code, out, err) = selfplay(&[
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--budget-ms",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("A = greedy (1 ms) vs B = random (1 ms), 2 games (1 pairs"), "{out}");
+    let line = out.lines().find(|l| l.starts_with("A (greedy) against B (random): W ")).unwrap();
+    let counts: Vec<u32> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert_eq!(counts.iter().sum::<u32>(), 2, "{line}");
+    assert!(out.contains("illegal moves: 0") && out.contains("crashes: 0"), "{out}");
+}
+
+#[test]
+fn bad_options_are_refused() {
+    let (code, _, err) = selfplay(&["--games", "2", "--options", "{\"max_steps\": \"many\"}"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--options"), "{err}");
+}
