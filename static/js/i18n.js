@@ -161,4 +161,7 @@ export function errorWithReason(err) {
 }
 export function seatName(seat) { return t('seat_' + seat); }
 export function rankName(code) { return code === '?' ? t('rank_unknown') : t('rank_' + code); }
+export function botName(level) {
+  return lang === 'zh' ? `${t('bot')}（${t('bot_' + level)}）` : `${t('bot')} (${t('bot_' + level)})`;
+}
 setLang(lang);

@@ -1,11 +1,10 @@
 // Replay viewer: every piece shown, step forward and back through a finished game.
 import { h, clear, fmtDate } from '../dom.js';
-import { t, seatName, rankName, errorText } from '../i18n.js';
+import { t, seatName, rankName, errorText, botName } from '../i18n.js';
 import { get } from '../api.js';
 import { createBoard, SEATS, SEAT_COLOURS } from '../board.js';
 import { replayRecord } from '../replay-engine.js';
 import { optionsList } from '../options.js';
-import { botName } from './room.js';
 
 export async function render(main, { args, query }) {
   const id = args[0];

@@ -1,0 +1,31 @@
+// The room panel: its kind, the invite link of a casual room, its options.
+import { h, clear, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { optionsList } from '../options.js';
+
+const KIND = { casual: 'casual', practice: 'practice_mode', ranked: 'ranked_mode' };
+
+export function createInfoView() {
+  const el = h('section.panel');
+  let last;
+  return {
+    el,
+    render(s) {
+      if (s.room === last) return;
+      last = s.room;
+      const r = s.room;
+      if (!r) { clear(el); return; }
+      const kind = r.kind || 'casual';
+      const parts = [h('h2', t('room'), ' ', h('span.tag', t(KIND[kind] || 'ranked_dual_mode')))];
+      if (r.invite && kind === 'casual') {
+        const link = location.origin + location.pathname + '#/join/' + r.invite;
+        const inp = h('input', { type: 'text', readOnly: true, value: link, 'aria-label': t('invite_link'), 'data-testid': 'invite-link' });
+        parts.push(h('div.small.muted', t('invite_link')), h('div.invite', inp, h('button.btn.small', {
+          onclick: async () => { try { await navigator.clipboard.writeText(link); toast(t('copied')); } catch { inp.select(); } },
+        }, t('copy'))));
+      }
+      parts.push(optionsList(r.options || {}));
+      clear(el, ...parts);
+    },
+  };
+}

@@ -1,0 +1,375 @@
+// The room page's state as a pure reducer: `reduce(state, message) → state`. Every server message
+// the room page handles (docs/protocol.md §3–§9: room, snapshot, deployment, update, presence,
+// chat, kicked, room_closed) and every local UI action ("ui/…") is one transition. No DOM, no
+// socket, no timer, no translation here: what the page must do in the world (send, toast,
+// navigate, fetch) is listed in the new state's `effects` (only those of the last transition),
+// and the time is passed in where it matters (`remainingMs(state, now)`).
+import { SEATS, STATIONS, TEAM } from '../board.js';
+
+const PHASES = ['waiting', 'deploying', 'battle', 'finished'];
+
+/** Events of an update that are written to the game log (the others only change state). */
+const LOGGED = new Set([
+  'moved', 'skipped', 'flag_revealed', 'eliminated', 'draw_offered', 'draw_declined',
+  'deploy_confirmed', 'battle_started', 'escaped', 'game_over',
+]);
+
+/** Events also announced in the chat (as a system line). */
+const ANNOUNCED = { flag_revealed: 'flag_revealed', eliminated: 'seat_eliminated' };
+
+export function initialState(roomId = null) {
+  return {
+    roomId, // the room this page shows (from the route, or learnt while joining)
+    joining: false,
+    room: null, // the last `room` message
+    game: null, v: null, phase: null, view: null,
+    deployments: {}, // own seats only: seat -> {seat, pieces}
+    confirmed: [],
+    clock: null,
+    legal: {}, // origin -> destinations, for the seat to move if we control it
+    seats: null, // from the snapshot
+    you: { seats: [] },
+    presence: {}, // seat -> online
+    escaped: {}, // seat -> true
+    selected: null,
+    chatTab: 'room',
+    lastPath: [],
+    log: [], // events (see LOGGED), oldest first
+    chat: [], // {from, seat, team, text} or {sys: key, seat}, oldest first
+    points: null, // {points, outcome} of a finished ranked game
+    swapError: null, // the error of the last refused swap
+    effects: [],
+  };
+}
+
+// ---------- selectors (pure, used by the views and the wiring)
+
+export const mySeats = (s) => s.you.seats || [];
+export const controls = (s, seat) => mySeats(s).includes(seat);
+export const myTeam = (s) => (mySeats(s)[0] ? TEAM[mySeats(s)[0]] : null);
+export const seatInfo = (s, seat) => (s.seats && s.seats[seat]) || (s.room && s.room.seats && s.room.seats[seat]) || null;
+export const options = (s) => (s.room && s.room.options) || (s.view && s.view.options) || {};
+export const eliminated = (s) => new Set((s.view && s.view.eliminated) || []);
+export const turn = (s) => (s.view && s.view.turn) || (s.clock && s.clock.phase === 'battle' ? s.clock.seat : null);
+/** The phase to show: the game's, else the room's, else waiting. */
+export const shownPhase = (s) => s.phase || (s.room && s.room.phase) || 'waiting';
+
+export function myTurn(s) {
+  const tu = turn(s);
+  return !!(s.phase === 'battle' && tu && controls(s, tu) && s.legal && Object.keys(s.legal).length > 0);
+}
+
+/** The seat drawn at the bottom: ours (S or W first under dual control), else South. */
+export function bottomSeat(s) {
+  const mine = mySeats(s);
+  for (const seat of ['S', 'W', 'N', 'E']) {
+    if (mine.includes(seat)) return mine.length === 2 ? (mine.includes('S') ? 'S' : mine.includes('W') ? 'W' : mine[0]) : seat;
+  }
+  return 'S';
+}
+
+/** Milliseconds left on the running clock at server time `now`, or null. */
+export function remainingMs(s, now) {
+  if (!s.clock || s.clock.deadline == null) return null;
+  return s.clock.deadline - now;
+}
+
+/** The pieces to draw: the view in battle, own deployments (and backs for the others) before. */
+export function boardPieces(s) {
+  if (s.view && (s.phase === 'battle' || s.phase === 'finished')) return s.view.pieces || {};
+  if (s.phase === 'deploying') {
+    const p = {};
+    for (const seat of SEATS) {
+      const mine = s.deployments[seat];
+      if (mine) {
+        for (const [stn, rank] of Object.entries(mine.pieces || mine)) p[stn] = seat + rank;
+      } else if (seatInfo(s, seat)) {
+        for (const st of STATIONS.values()) if (st.seat === seat && st.kind !== 'camp') p[st.name] = seat + '?';
+      }
+    }
+    return p;
+  }
+  return {};
+}
+
+/** Stations of the revealed flags (drawn with a marker). */
+export function flagStations(s) {
+  if (!s.view) return [];
+  const out = [];
+  for (const seat of s.view.flags_revealed || []) {
+    for (const [stn, code] of Object.entries(s.view.pieces || {})) if (code[0] === seat && code[1] === 'F') out.push(stn);
+  }
+  return out;
+}
+
+/** What the board offers to click: {selectable, selected, targets}. */
+export function selection(s) {
+  if (s.phase === 'deploying') {
+    const selectable = [];
+    for (const seat of mySeats(s)) {
+      const d = s.deployments[seat];
+      if (!s.confirmed.includes(seat) && d) selectable.push(...Object.keys(d.pieces || d));
+    }
+    return { selectable, selected: s.selected, targets: [] };
+  }
+  if (s.phase === 'battle' && myTurn(s)) {
+    return { selectable: Object.keys(s.legal || {}), selected: s.selected, targets: s.selected ? (s.legal[s.selected] || []) : [] };
+  }
+  return { selectable: [], selected: null, targets: [] };
+}
+
+/**
+ * The name plate of every seat at server time `now`: {seat, info, me, running, remaining, low,
+ * dead, online, note, skips, clockMs}. `note` says what the line under the name shows:
+ * eliminated, escaped, skips, deployed, deploying, ready or null.
+ */
+export function plates(s, now) {
+  const out = {};
+  const tu = turn(s);
+  const elim = eliminated(s);
+  const o = options(s);
+  for (const seat of SEATS) {
+    const info = seatInfo(s, seat);
+    const running = s.phase === 'battle' && tu === seat && !elim.has(seat);
+    const remaining = running ? remainingMs(s, now) : null;
+    const online = s.presence[seat] ?? (info ? info.online : undefined);
+    let note = null;
+    if (elim.has(seat)) note = 'eliminated';
+    else if (s.escaped[seat] || (info && info.escaped)) note = 'escaped';
+    else if (s.phase === 'battle' || s.phase === 'finished') note = 'skips';
+    else if (s.phase === 'deploying') note = s.confirmed.includes(seat) ? 'deployed' : 'deploying';
+    else if (info && info.ready) note = 'ready';
+    out[seat] = {
+      seat, info, me: controls(s, seat), running, remaining,
+      low: running && remaining != null && remaining < 10000,
+      dead: elim.has(seat),
+      online: info && !info.bot ? !!online : undefined,
+      note,
+      skips: s.view && s.view.skips ? s.view.skips[seat] || 0 : 0,
+      maxSkips: o.max_skips ?? 5,
+      clockMs: s.phase === 'battle' ? (running ? remaining : (o.move_seconds ?? 30) * 1000) : null,
+    };
+  }
+  return out;
+}
+
+/** The outcome for this viewer: {outcome: 'won'|'lost'|'winner'|'draw'|'over', winner, reason}. */
+export function result(s) {
+  const status = s.view && s.view.status;
+  const team = myTeam(s);
+  const reason = (status && status.reason) || null;
+  if (status && status.state === 'won') {
+    if (team) return { outcome: status.winner === team ? 'won' : 'lost', winner: status.winner, reason };
+    return { outcome: 'winner', winner: status.winner, reason };
+  }
+  if (status && status.state === 'draw') return { outcome: 'draw', winner: null, reason };
+  return { outcome: 'over', winner: null, reason };
+}
+
+/** The fields of a `resync` from the last version we applied. */
+export function resyncFields(s) {
+  return s.v != null ? { room: s.roomId, v: s.v } : { room: s.roomId };
+}
+
+/** Ranked games show the points they gave: worth asking the profile for. */
+export const pointsWanted = (s) => s.game != null && !!s.room && (s.room.kind || '').startsWith('ranked');
+
+/** Whether any of `keys` of the state differs from `prev` (by identity; always for no `prev`). */
+export function changed(prev, next, keys) {
+  return !prev || keys.some(k => prev[k] !== next[k]);
+}
+
+/** An update that applies to the version we hold (its moves can be animated, then reduced). */
+export function updateFits(s, msg) {
+  return forUs(s, msg) && (s.v == null || msg.from_v === s.v);
+}
+
+// ---------- the reducer
+
+/** The state with no effects: the same object when there is nothing to clear. */
+function quiet(s) {
+  return s.effects.length ? { ...s, effects: [] } : s;
+}
+
+const forUs = (s, msg) => !!msg.room && !!s.roomId && msg.room === s.roomId;
+
+const withSeat = (list, seat) => (list.includes(seat) ? list : [...list, seat]);
+
+const send = (msg, fields) => ({ type: 'send', msg, fields });
+
+export function reduce(state, msg) {
+  const s = quiet(state);
+  const fn = HANDLERS[msg.type];
+  return fn ? fn(s, msg) : s;
+}
+
+const HANDLERS = {
+  // ----- server messages
+
+  room(s0, msg) {
+    const s = !s0.roomId && s0.joining ? { ...s0, roomId: msg.room } : s0;
+    if (!forUs(s, msg)) return s0;
+    let phase = s.phase;
+    // Later phases come with the versioned updates (with their view); the room message only
+    // tells us that a game started.
+    if (msg.phase && (!phase || phase === 'waiting') && PHASES.indexOf(msg.phase) >= PHASES.indexOf(phase)) phase = msg.phase;
+    const presence = { ...s.presence };
+    for (const seat of SEATS) if (msg.seats && msg.seats[seat]) presence[seat] = msg.seats[seat].online;
+    const effects = [];
+    // A game just started under our eyes: ask for a snapshot (deployment, clock, version).
+    if (s.phase === 'waiting' && phase !== 'waiting') effects.push(send('resync', { room: s.roomId }));
+    return {
+      ...s, room: msg, you: msg.you || s.you, phase, game: msg.game != null ? msg.game : s.game, presence, effects,
+    };
+  },
+
+  snapshot(s, msg) {
+    if (!forUs(s, msg)) return s;
+    const presence = { ...s.presence };
+    const escaped = { ...s.escaped };
+    for (const seat of SEATS) {
+      if (msg.seats && msg.seats[seat]) { presence[seat] = msg.seats[seat].online; escaped[seat] = msg.seats[seat].escaped; }
+    }
+    const lastMove = (msg.last_events || []).filter(e => e.type === 'moved').pop();
+    return {
+      ...s,
+      game: msg.game, v: msg.v, phase: msg.phase, seats: msg.seats, you: msg.you || s.you, view: msg.view,
+      clock: msg.clock, legal: msg.legal_moves || {}, confirmed: msg.confirmed || [],
+      deployments: { ...(msg.deployments || {}) },
+      presence, escaped,
+      lastPath: lastMove ? lastMove.path : s.lastPath,
+      selected: null,
+      effects: msg.phase === 'finished' ? [{ type: 'fetch_points' }] : [],
+    };
+  },
+
+  deployment(s, msg) {
+    if (!forUs(s, msg)) return s;
+    return {
+      ...s,
+      deployments: { ...s.deployments, [msg.seat]: { seat: msg.seat, pieces: msg.pieces } },
+      confirmed: msg.confirmed ? withSeat(s.confirmed, msg.seat) : s.confirmed,
+    };
+  },
+
+  update(s, msg) {
+    if (!forUs(s, msg)) return s;
+    if (s.v != null && msg.from_v !== s.v) {
+      if (msg.v <= s.v) return s; // already have it
+      return { ...s, effects: [send('resync', resyncFields(s))] };
+    }
+    let { phase, confirmed, escaped, lastPath } = s;
+    const log = [...s.log];
+    const chat = [...s.chat];
+    for (const ev of msg.events || []) {
+      if (ev.type === 'moved') lastPath = ev.path || [ev.from, ev.to];
+      else if (ev.type === 'deploy_confirmed') confirmed = withSeat(confirmed, ev.seat);
+      else if (ev.type === 'battle_started') phase = 'battle';
+      else if (ev.type === 'escaped') escaped = { ...escaped, [ev.seat]: true };
+      if (LOGGED.has(ev.type)) log.push(ev);
+      if (ANNOUNCED[ev.type]) chat.push({ sys: ANNOUNCED[ev.type], seat: ev.seat });
+    }
+    const view = msg.view !== undefined ? msg.view : s.view;
+    const phaseBefore = phase;
+    if (msg.clock && msg.clock.phase) phase = msg.clock.phase;
+    if (view && view.status && view.status.state !== 'ongoing') phase = 'finished';
+    return {
+      ...s,
+      v: msg.v, view, clock: msg.clock || s.clock, legal: msg.legal_moves || {}, phase,
+      confirmed, escaped, lastPath, log, chat, selected: null,
+      effects: phase === 'finished' && phaseBefore !== 'finished' ? [{ type: 'fetch_points' }] : [],
+    };
+  },
+
+  presence(s, msg) {
+    if (!forUs(s, msg)) return s;
+    return { ...s, presence: { ...s.presence, ...(msg.seats || {}) } };
+  },
+
+  chat(s, msg) {
+    if (!forUs(s, msg)) return s;
+    return { ...s, chat: [...s.chat, { from: msg.from, seat: msg.seat || null, team: !!msg.team, text: msg.text }] };
+  },
+
+  kicked(s, msg) {
+    if (!forUs(s, msg)) return s;
+    return { ...s, effects: [{ type: 'toast', key: 'kicked', kind: 'error' }, { type: 'navigate', to: '/lobby' }] };
+  },
+
+  room_closed(s, msg) {
+    if (!forUs(s, msg)) return s;
+    return { ...s, effects: [{ type: 'toast', key: 'room_closed', kind: '' }, { type: 'navigate', to: '/lobby' }] };
+  },
+
+  // ----- local actions
+
+  /** join_room is on its way (true) or answered (false). */
+  'ui/joining'(s, { joining }) {
+    return { ...s, joining: !!joining };
+  },
+
+  /** join_room acknowledged, with the room id (a join by invite or game learns it here). */
+  'ui/joined'(s, { room }) {
+    if (!room || room === s.roomId) return s;
+    return { ...s, roomId: room, effects: [{ type: 'replace_url', hash: '#/room/' + room }] };
+  },
+
+  /** A click on the board (`station` null: outside, or Escape). */
+  'ui/click'(s, { station }) {
+    if (!station) return { ...s, selected: null };
+    if (s.phase === 'deploying') return deployClick(s, station);
+    if (s.phase === 'battle' && myTurn(s)) return battleClick(s, station);
+    return s;
+  },
+
+  /** Started animating an update: nothing stays selected. */
+  'ui/animating'(s) {
+    return { ...s, selected: null };
+  },
+
+  'ui/chat_tab'(s, { tab }) {
+    return { ...s, chatTab: tab === 'team' ? 'team' : 'room' };
+  },
+
+  'ui/swap_done'(s) {
+    return { ...s, swapError: null };
+  },
+
+  'ui/swap_failed'(s, { error }) {
+    return { ...s, swapError: error, effects: [{ type: 'toast', error, reason: true, kind: 'error' }] };
+  },
+
+  /** A move was refused: its pieces become selectable again unless the game moved on. */
+  'ui/move_failed'(s, { error, legal, v }) {
+    const effects = [{ type: 'toast', error, kind: 'error' }];
+    return s.v === v ? { ...s, legal, effects } : { ...s, effects };
+  },
+
+  'ui/action_failed'(s, { error }) {
+    return { ...s, effects: [{ type: 'toast', error, kind: 'error' }] };
+  },
+
+  'ui/points'(s, { points, outcome }) {
+    return { ...s, points: { points, outcome: outcome || null } };
+  },
+};
+
+/** Deployment: the first click picks one of our pieces, a second one of the same seat swaps. */
+function deployClick(s, stn) {
+  const owner = STATIONS.get(stn)?.seat;
+  if (!owner || !controls(s, owner) || s.confirmed.includes(owner) || !s.deployments[owner]) return { ...s, selected: null };
+  if (!s.selected) return { ...s, selected: stn };
+  if (s.selected === stn) return { ...s, selected: null };
+  const a = s.selected;
+  if (STATIONS.get(a).seat !== owner) return { ...s, selected: stn };
+  return { ...s, selected: null, effects: [{ type: 'swap', seat: owner, a, b: stn }] };
+}
+
+/** Battle, our turn: pick a piece with legal moves, then one of its destinations. */
+function battleClick(s, stn) {
+  if (s.selected && (s.legal[s.selected] || []).includes(stn)) {
+    // One move per turn: nothing is selectable until the next update (or a refusal).
+    return { ...s, selected: null, legal: {}, effects: [{ type: 'move', from: s.selected, to: stn, legal: s.legal, v: s.v }] };
+  }
+  return { ...s, selected: s.legal[stn] ? (s.selected === stn ? null : stn) : null };
+}

@@ -1,0 +1,130 @@
+// The phase panel: what is going on (waiting, deployment countdown, whose turn, result) and the
+// buttons of the phase; the result also shows over the board.
+import { h, clear } from '../dom.js';
+import { t, seatName, errorWithReason } from '../i18n.js';
+import { SEATS } from '../board.js';
+import * as S from './state.js';
+
+const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal'];
+
+const OUTCOME_TEXT = { win: 'win', loss: 'loss', draw: 'draw', surrender: 'elim_surrendered' };
+
+/** "+3 (胜)": the points a ranked game gave, with its outcome. */
+export function pointsText({ points, outcome }) {
+  return (points > 0 ? '+' : '') + points + (outcome ? ` (${t(OUTCOME_TEXT[outcome] || 'elim_escaped')})` : '');
+}
+
+/**
+ * `overlay`: the message box over the board. `on`: {act(type, fields), leaveRoom(),
+ * loadFormation(seat), saveFormation(seat)}.
+ */
+export function createStatusView(overlay, on) {
+  const statusLine = h('div.status-line', { 'data-testid': 'status', 'aria-live': 'polite' });
+  const subLine = h('div.small.muted', { 'data-testid': 'substatus' });
+  const controls = h('div.controls');
+  const el = h('section.panel.stack', statusLine, subLine, controls);
+  let last = null;
+
+  const deployLine = (s, now) => {
+    const rem = S.remainingMs(s, now);
+    return t('phase_deploy') + (rem != null ? ' · ' + t('deploy_left', { s: Math.max(0, Math.ceil(rem / 1000)) }) : '');
+  };
+
+  function waiting(s) {
+    statusLine.textContent = t('phase_waiting');
+    subLine.textContent = t('start_when_ready');
+    if (S.mySeats(s).length > 0) {
+      const ready = SEATS.some(seat => S.controls(s, seat) && s.room.seats[seat] && s.room.seats[seat].ready);
+      controls.append(h('button.btn.' + (ready ? 'danger' : 'green'), { 'data-testid': 'ready', onclick: () => on.act('ready', { ready: !ready }) }, ready ? t('not_ready') : t('ready')));
+    }
+    controls.append(h('button.btn', { onclick: on.leaveRoom }, t('leave_room')));
+  }
+
+  function deploying(s, now) {
+    const mine = S.mySeats(s);
+    const pending = mine.filter(seat => !s.confirmed.includes(seat));
+    statusLine.textContent = deployLine(s, now);
+    subLine.textContent = pending.length ? t('deploy_hint') : (mine.length ? t('waiting_others') : t('spectating'));
+    for (const seat of pending) {
+      const suffix = mine.length > 1 ? ' (' + seatName(seat) + ')' : '';
+      controls.append(
+        h('button.btn', { 'data-testid': 'randomize', onclick: () => on.act('randomize', { seat }) }, t('rerandom') + suffix),
+        h('button.btn', { 'data-testid': 'load-formation', onclick: () => on.loadFormation(seat) }, t('load_formation') + suffix),
+        h('button.btn', { 'data-testid': 'save-formation', onclick: () => on.saveFormation(seat) }, t('save_formation') + suffix),
+        h('button.btn.primary', { 'data-testid': 'confirm', onclick: () => on.act('confirm', { seat }) }, t('confirm_deploy') + suffix));
+    }
+    if (s.swapError) controls.append(h('div.error-text', { 'data-testid': 'swap-error', style: { width: '100%' } }, errorWithReason(s.swapError)));
+  }
+
+  function battle(s) {
+    const tu = S.turn(s);
+    const mine = S.mySeats(s);
+    const myTurn = S.myTurn(s);
+    document.title = (myTurn ? '● ' + t('your_turn') + ' · ' : '') + t('site');
+    if (myTurn) {
+      statusLine.textContent = t('your_turn') + (mine.length > 1 ? ` (${seatName(tu)})` : '');
+      statusLine.classList.add('mine');
+    } else {
+      statusLine.textContent = tu ? t('turn_of', { seat: seatName(tu) }) : '';
+    }
+    subLine.textContent = t('step', { n: s.view ? s.view.steps : 0, max: S.options(s).max_steps ?? 300 });
+    const elim = S.eliminated(s);
+    if (mine.some(seat => !elim.has(seat))) {
+      const offer = s.view && s.view.draw_offer;
+      if (offer && !S.controls(s, offer)) {
+        controls.append(h('div', { style: { width: '100%', fontWeight: 600 } }, t('draw_offered', { seat: seatName(offer) })),
+          h('button.btn.green', { onclick: () => on.act('accept_draw') }, t('accept_draw')),
+          h('button.btn', { onclick: () => on.act('decline_draw') }, t('decline_draw')));
+      } else if (offer) {
+        controls.append(h('div.muted', { style: { width: '100%' } }, t('draw_offered', { seat: seatName(offer) })));
+      } else {
+        controls.append(h('button.btn', { 'data-testid': 'offer-draw', onclick: () => on.act('offer_draw') }, t('offer_draw')));
+      }
+      controls.append(h('button.btn.danger', {
+        'data-testid': 'surrender',
+        onclick: () => { if (confirm(t('confirm_surrender'))) on.act('surrender'); },
+      }, t('surrender')));
+    } else if (!mine.length) {
+      controls.append(h('span.tag', t('spectating')));
+    }
+  }
+
+  function finished(s) {
+    const r = S.result(s);
+    const big = r.outcome === 'won' ? t('you_won') : r.outcome === 'lost' ? t('you_lost')
+      : r.outcome === 'winner' ? t('winner', { team: t('team_' + r.winner) }) : r.outcome === 'draw' ? t('draw') : t('game_over');
+    const cls = r.outcome === 'won' ? 'win' : r.outcome === 'lost' ? 'loss' : 'none';
+    statusLine.textContent = t('game_over');
+    subLine.textContent = r.reason ? t('reason_' + r.reason) : '';
+    controls.append(h('div.result-box', { 'data-testid': 'result', style: { width: '100%' } },
+      h('div.big.' + cls, big),
+      h('div.small.muted', t('full_reveal')),
+      s.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', pointsText(s.points))) : null,
+      h('div.row', { style: { justifyContent: 'center', marginTop: '8px' } },
+        s.game != null ? h('a.btn.primary', { href: '#/replay/' + s.game, 'data-testid': 'replay-link' }, t('watch_replay')) : null,
+        h('a.btn', { href: '#/lobby' }, t('back_to_lobby')))));
+    overlay.hidden = false;
+    overlay.textContent = big;
+  }
+
+  return {
+    el,
+    render(s, now) {
+      if (!S.changed(last, s, INPUTS)) return;
+      last = s;
+      clear(controls);
+      statusLine.className = 'status-line';
+      overlay.hidden = true;
+      if (!s.room && !s.phase) { statusLine.textContent = t('loading'); return; }
+      const phase = S.shownPhase(s);
+      if (phase === 'waiting') waiting(s);
+      else if (phase === 'deploying') deploying(s, now);
+      else if (phase === 'battle') battle(s);
+      else if (phase === 'finished') finished(s);
+    },
+    /** The deployment countdown, every half second. */
+    tick(s, now) {
+      if (S.remainingMs(s, now) != null) statusLine.textContent = deployLine(s, now);
+    },
+  };
+}
