@@ -1,9 +1,10 @@
 //! Matchmaking queues over HTTP (real server, both backends): login required, guests refused,
 //! join / status / leave, one queue at a time, and the same-IP rule. Clients get distinct source
 //! addresses by binding to different loopback IPs (127.0.0.x), so the rule is exercised for real.
-mod common;
 
-use common::{error_code, spawn_app, spawn_app_with, unique_name, Backend, TestApp, GOOD_PASSWORD};
+use crate::support::{
+    error_code, spawn_app, spawn_app_with, unique_name, Backend, TestApp, GOOD_PASSWORD,
+};
 use serde_json::Value;
 use std::net::IpAddr;
 

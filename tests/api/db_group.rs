@@ -1,7 +1,6 @@
 //! Group commit (`Db::write_grouped`, src/db/group.rs): writes queued together commit together,
 //! and a failing write is undone alone, gets its own error, and costs the others nothing.
-mod common;
-use common::{spawn_app, Backend};
+use crate::support::{spawn_app, Backend};
 use diesel::RunQueryDsl;
 use siguo::error::AppError;
 

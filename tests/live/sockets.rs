@@ -1,12 +1,11 @@
 //! Socket housekeeping: a silent socket is dropped after `SILENCE`, one that answers pings is
 //! kept; a client that stops reading is closed when its outbound queue overflows (1013) and
 //! never delays the others in its room.
-mod common;
-mod live_common;
 
-use common::{Backend, TestApp};
+use crate::support;
+use crate::support::live::*;
+use crate::support::{Backend, TestApp};
 use futures_util::{SinkExt, StreamExt};
-use live_common::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
@@ -47,7 +46,7 @@ async fn open_sockets(app: &TestApp) -> i64 {
 }
 
 async fn silent_socket_dropped(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     // a raw socket nobody polls: tungstenite answers the server's pings only while it is read
     let g = guest(&app).await;
     let (mut silent, _) =
@@ -71,7 +70,7 @@ async fn silent_socket_dropped(backend: Backend) {
 
 async fn slow_reader_dropped(backend: Backend) {
     const QUEUE: usize = 128;
-    let app = common::spawn_app_with(backend, |c| c.live.outbound_queue = QUEUE).await;
+    let app = support::spawn_app_with(backend, |c| c.live.outbound_queue = QUEUE).await;
     let mut host = Client::new(&app, "host").await;
     let room = host.act(json!({"type": "create_room", "public": true})).await.unwrap()["room"]
         .as_str()

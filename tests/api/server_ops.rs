@@ -1,8 +1,8 @@
 //! The `siguo` binary (configuration errors, migrate, serve + graceful SIGTERM) and the OpenAPI
 //! description.
-mod common;
 
-use common::{spawn_app, Backend};
+use crate::support;
+use crate::support::{spawn_app, Backend};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -147,7 +147,7 @@ async fn openapi_covers_endpoints(backend: Backend) {
         }
         for method in ops.as_object().unwrap().keys() {
             let m = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
-            let resp = common::new_client().request(m, app.url(path)).send().await.unwrap();
+            let resp = support::new_client().request(m, app.url(path)).send().await.unwrap();
             let status = resp.status().as_u16();
             let body = resp.text().await.unwrap_or_default();
             assert!(
@@ -165,11 +165,11 @@ both_backends!(openapi_covers_endpoints);
 async fn readyz_reports_a_lost_database() {
     use diesel::{Connection, RunQueryDsl};
     let app =
-        common::spawn_app_with(Backend::Postgres, |c| c.database.connect_timeout_secs = 1).await;
+        support::spawn_app_with(Backend::Postgres, |c| c.database.connect_timeout_secs = 1).await;
     assert_eq!(app.get("/readyz").await.status(), 200);
     let name = url::Url::parse(&app.db_url).unwrap().path().trim_start_matches('/').to_string();
     tokio::task::spawn_blocking(move || {
-        let mut admin = diesel::PgConnection::establish(&common::postgres_admin_url()).unwrap();
+        let mut admin = diesel::PgConnection::establish(&support::postgres_admin_url()).unwrap();
         diesel::sql_query(format!("DROP DATABASE \"{name}\" WITH (FORCE)"))
             .execute(&mut admin)
             .unwrap();
@@ -177,6 +177,6 @@ async fn readyz_reports_a_lost_database() {
     .await
     .unwrap();
     let resp = app.get("/readyz").await;
-    assert_eq!(common::error_code(resp).await, (503, "unavailable".into()));
+    assert_eq!(support::error_code(resp).await, (503, "unavailable".into()));
     assert_eq!(app.get("/healthz").await.status(), 200);
 }

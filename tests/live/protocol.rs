@@ -1,16 +1,15 @@
 //! Protocol hygiene: authentication and Origin at the upgrade, malformed JSON, unknown and bad
 //! messages, unknown rooms, oversize frames, floods. Each gets its error and changes nothing.
-mod common;
-mod live_common;
 
-use common::Backend;
-use live_common::*;
+use crate::support;
+use crate::support::live::*;
+use crate::support::Backend;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 async fn upgrade_needs_auth_and_origin(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     // no token
     let err = tokio_tungstenite::connect_async(app.ws_url("/api/ws")).await.unwrap_err();
     match err {
@@ -45,7 +44,7 @@ async fn upgrade_needs_auth_and_origin(backend: Backend) {
 }
 
 async fn bad_messages(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let mut c = Client::new(&app, "bad").await;
     c.send_raw(Message::text("{not json")).await;
     let e = c.next_of("error").await;
@@ -93,7 +92,7 @@ async fn bad_messages(backend: Backend) {
 }
 
 async fn oversize_frame_closes(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let mut c = Client::new(&app, "big").await;
     let text = json!({"type": "chat", "room": "x", "text": "x".repeat(9000)}).to_string();
     c.send_raw(Message::text(text)).await;
@@ -102,7 +101,7 @@ async fn oversize_frame_closes(backend: Backend) {
 }
 
 async fn flood_closes(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let mut c = Client::new(&app, "flood").await;
     let mut sent = 0;
     for i in 0..150 {

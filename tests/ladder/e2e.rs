@@ -1,11 +1,10 @@
 //! The ranked ladder end to end, through real sockets: queue (HTTP) → match → `match_found`
 //! (WebSocket) → deployment → battle → surrender or escape → points on the leaderboard and in
 //! the profile, applied once. Both backends.
-mod common;
-mod live_common;
 
-use common::{spawn_app, Backend, TestApp};
-use live_common::*;
+use crate::support;
+use crate::support::live::*;
+use crate::support::{spawn_app, Backend, TestApp};
 use serde_json::{json, Value};
 use std::net::IpAddr;
 
@@ -71,16 +70,6 @@ async fn confirm_seats(c: &mut Client, room: &str) {
     }
 }
 
-async fn wait_battle(c: &mut Client) {
-    c.wait_for(|m| {
-        m["type"] == "update"
-            && m["events"]
-                .as_array()
-                .is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))
-    })
-    .await;
-}
-
 async fn wait_game_over(c: &mut Client) -> Value {
     c.wait_for(|m| {
         m["type"] == "update"
@@ -114,7 +103,7 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
         .send()
         .await
         .unwrap();
-    assert_eq!(common::error_code(r).await, (409, "in_ranked_game".into()));
+    assert_eq!(support::error_code(r).await, (409, "in_ranked_game".into()));
     confirm_seats(&mut a, &room).await;
     confirm_seats(&mut b, &room).await;
     wait_battle(&mut a).await;

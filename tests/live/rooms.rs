@@ -1,14 +1,13 @@
 //! Rooms and seats (create, list, invite, take/switch/leave seats, dual control, bots, kick,
 //! ready), practice against bots played to its end, and saved formations over HTTP.
-mod common;
-mod live_common;
 
-use common::{error_code, Backend};
-use live_common::*;
+use crate::support;
+use crate::support::live::*;
+use crate::support::{error_code, Backend};
 use serde_json::{json, Value};
 
 async fn rooms_and_seats(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let (hc, _) = app.new_account("host").await;
     let resp = hc
         .post(app.url("/api/rooms"))
@@ -116,7 +115,7 @@ async fn rooms_and_seats(backend: Backend) {
 }
 
 async fn practice_to_the_end(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let g = guest(&app).await;
     let mut p = Client::connect(&app, &g).await;
     p.seats.insert('S');
@@ -154,7 +153,7 @@ async fn practice_to_the_end(backend: Backend) {
 }
 
 async fn formations(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let (client, session) = app.new_account("fm").await;
     // a valid formation, taken from a random deployment
     let opts = siguo_rules::Options::default();

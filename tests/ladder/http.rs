@@ -1,10 +1,8 @@
 //! Leaderboards and profiles over HTTP (real server, real database, both backends): order,
 //! ties, paging, "around me", profiles, and every bad input's error code.
-mod common;
-mod ladder_util;
 
-use common::{error_code, spawn_app, Backend};
-use ladder_util::*;
+use crate::support::ladder::*;
+use crate::support::{error_code, spawn_app, Backend};
 use serde_json::Value;
 use siguo_rules::Seat;
 

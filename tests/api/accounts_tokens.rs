@@ -1,10 +1,10 @@
 //! Access-token and refresh-token security, on SQLite and PostgreSQL.
-mod common;
 
-use base64::Engine;
-use common::{
+use crate::support;
+use crate::support::{
     error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD,
 };
+use base64::Engine;
 use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
 use serde_json::{json, Value};
 
@@ -23,7 +23,7 @@ fn b64(v: &Value) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(v).unwrap())
 }
 
-async fn me_with(app: &common::TestApp, token: &str) -> (u16, String) {
+async fn me_with(app: &support::TestApp, token: &str) -> (u16, String) {
     let resp = new_client().get(app.url("/api/auth/me")).bearer_auth(token).send().await.unwrap();
     if resp.status() == 200 {
         return (200, String::new());

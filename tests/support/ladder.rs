@@ -103,15 +103,26 @@ pub fn finish(conn: &mut DbConn, g: &FinishedGame) -> AppResult<Recorded> {
     })
 }
 
-/// Insert and finish a game in one go.
-pub fn play(
+/// Insert the game (as [`insert_game`]) and describe how it is to finish.
+pub fn start(
     conn: &mut DbConn,
     kind: &str,
     mut seats: [FinishedSeat; 4],
     status: Status,
-) -> (FinishedGame, Recorded) {
+    reached_battle: bool,
+) -> FinishedGame {
     let game_id = insert_game(conn, kind, &mut seats);
-    let g = FinishedGame { game_id, kind: kind_of(kind), seats, status, reached_battle: true };
+    FinishedGame { game_id, kind: kind_of(kind), seats, status, reached_battle }
+}
+
+/// Insert and finish a game in one go.
+pub fn play(
+    conn: &mut DbConn,
+    kind: &str,
+    seats: [FinishedSeat; 4],
+    status: Status,
+) -> (FinishedGame, Recorded) {
+    let g = start(conn, kind, seats, status, true);
     let r = finish(conn, &g).expect("finish");
     (g, r)
 }

@@ -1,14 +1,14 @@
 //! Usernames, passwords, limits, malformed input, stored hashes, on SQLite and PostgreSQL.
-mod common;
 
-use common::{
+use crate::support;
+use crate::support::{
     error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD,
 };
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use siguo::db::schema::accounts;
 
-async fn register_status(app: &common::TestApp, username: &str, password: &str) -> (u16, String) {
+async fn register_status(app: &support::TestApp, username: &str, password: &str) -> (u16, String) {
     let resp = new_client()
         .post(app.url("/api/auth/register"))
         .json(&json!({"username": username, "password": password}))
@@ -21,7 +21,7 @@ async fn register_status(app: &common::TestApp, username: &str, password: &str) 
     error_code(resp).await
 }
 
-async fn count_accounts(app: &common::TestApp) -> i64 {
+async fn count_accounts(app: &support::TestApp) -> i64 {
     app.state().db.run(|c| Ok(accounts::table.count().get_result::<i64>(c)?)).await.unwrap()
 }
 

@@ -10,7 +10,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use crate::common::TestApp;
+use super::TestApp;
 
 pub const WAIT: Duration = Duration::from_secs(60);
 
@@ -365,14 +365,19 @@ pub async fn confirm_all(room: &str, cs: &mut [Client]) {
         c.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
     }
     for c in cs.iter_mut() {
-        c.wait_for(|m| {
-            m["type"] == "update"
-                && m["events"]
-                    .as_array()
-                    .is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))
-        })
-        .await;
+        wait_battle(c).await;
     }
+}
+
+/// Wait for the update that starts the battle.
+pub async fn wait_battle(c: &mut Client) {
+    c.wait_for(|m| {
+        m["type"] == "update"
+            && m["events"]
+                .as_array()
+                .is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))
+    })
+    .await;
 }
 
 /// The latest update/snapshot state a client has seen: returns (v, turn, legal_moves, status state).

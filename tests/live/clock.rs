@@ -1,10 +1,9 @@
 //! Server-side clocks and escapes: a turn that times out is a skip; `max_skips` skips eliminate;
 //! in a ranked game leaving is an escape and the seat's turns are then skipped at once.
-mod common;
-mod live_common;
 
-use common::Backend;
-use live_common::*;
+use crate::support;
+use crate::support::live::*;
+use crate::support::Backend;
 use serde_json::{json, Value};
 use siguo::live::{GameKind, SeatOccupant};
 
@@ -13,7 +12,7 @@ fn has_event(u: &Value, f: impl Fn(&Value) -> bool) -> bool {
 }
 
 async fn timeout_skips_and_eliminates(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let (room, mut cs) = four_player_room(&app, json!({"move_seconds": 10, "max_skips": 1})).await;
     confirm_all(&room, &mut cs).await;
     let start = cs[1].frames.iter().rev().find(|m| m["type"] == "update").unwrap().clone();
@@ -51,7 +50,7 @@ async fn timeout_skips_and_eliminates(backend: Backend) {
 }
 
 async fn ranked_leave_is_escape(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let mut whos = vec![];
     for p in ["rn", "re", "rs", "rw"] {
         whos.push(account(&app, p).await);
@@ -105,7 +104,7 @@ async fn ranked_leave_is_escape(backend: Backend) {
 /// A ranked player who never comes (past `reconnect_seconds`) has escaped; the deployment timer
 /// starts the battle with the deployments the others have; the escaped seat's turns are skipped.
 async fn ranked_absent_escapes_and_deploy_timer(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let mut whos = vec![];
     for p in ["an", "ae", "as", "aw"] {
         whos.push(account(&app, p).await);

@@ -1,7 +1,6 @@
 //! Accounts, sessions and tokens through the HTTP API, on SQLite and PostgreSQL.
-mod common;
 
-use common::{error_code, new_client, spawn_app, unique_name, Backend, GOOD_PASSWORD};
+use crate::support::{error_code, new_client, spawn_app, unique_name, Backend, GOOD_PASSWORD};
 use serde_json::{json, Value};
 
 async fn register_login_refresh_logout(backend: Backend) {

@@ -1,11 +1,10 @@
 //! Whole four-player games over real WebSockets: every frame scanned for hidden ranks, turn
 //! order, out-of-turn and illegal moves, idempotent ids, surrender, agreed draw, step limit,
 //! deployment (swap/randomize/confirm), chat, replays and history.
-mod common;
-mod live_common;
 
-use common::Backend;
-use live_common::*;
+use crate::support;
+use crate::support::live::*;
+use crate::support::Backend;
 use serde_json::{json, Value};
 
 /// Read the next update on every client (they all get the same versions in the same order).
@@ -89,7 +88,7 @@ async fn play_to_end(
 }
 
 async fn whole_game_no_hidden_ranks(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let (room, mut cs) = four_player_room(&app, json!({"max_steps": 50})).await;
     let mut spec = Client::new(&app, "spec").await;
     spec.act(json!({"type": "join_room", "room": room})).await.unwrap();
@@ -179,7 +178,7 @@ async fn whole_game_no_hidden_ranks(backend: Backend) {
 }
 
 async fn surrender_and_draw(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     // agreed draw
     let (room, mut cs) = four_player_room(&app, json!({})).await;
     confirm_all(&room, &mut cs).await;
@@ -248,7 +247,7 @@ async fn surrender_and_draw(backend: Backend) {
 }
 
 async fn refusals_change_nothing(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let (room, mut cs) = four_player_room(&app, json!({})).await;
     confirm_all(&room, &mut cs).await;
     let u = cs[0].frames.iter().rev().find(|m| m["type"] == "update").unwrap().clone();
@@ -330,7 +329,7 @@ async fn refusals_change_nothing(backend: Backend) {
 }
 
 async fn chat(backend: Backend) {
-    let app = common::spawn_app(backend).await;
+    let app = support::spawn_app(backend).await;
     let (room, mut cs) = four_player_room(&app, json!({})).await;
     let mut spec = Client::new(&app, "spec").await;
     spec.act(json!({"type": "join_room", "room": room})).await.unwrap();

@@ -1,14 +1,12 @@
 //! The points table, exactly-once recording and games that never count, against the real
 //! database (SQLite and PostgreSQL). Games are written as live play writes them and finished
 //! through the same transaction shape (final state + flags + `record_result`).
-mod common;
-mod ladder_util;
 
-use common::{spawn_app, Backend};
+use crate::support::ladder::*;
+use crate::support::{spawn_app, Backend};
 use diesel::prelude::*;
-use ladder_util::*;
 use siguo::db::schema::games;
-use siguo::ladder::{record_result, FinishedGame, FinishedSeat, Outcome};
+use siguo::ladder::{record_result, FinishedSeat, Outcome};
 use siguo_rules::{DrawReason, Seat, Status};
 
 /// Four fresh accounts.
@@ -128,15 +126,9 @@ async fn exactly_once_when_retried_or_interrupted(backend: Backend) {
     let app = spawn_app(backend).await;
     with_db(&app.state().db, |c| {
         let a = four(c, "once");
-        let mut seats = [seat(a[0]), seat(a[1]), seat(a[2]), seat(a[3])];
-        let game_id = insert_game(c, "ranked", &mut seats);
-        let g = FinishedGame {
-            game_id,
-            kind: kind_of("ranked"),
-            seats,
-            status: NS_WINS,
-            reached_battle: true,
-        };
+        let seats = [seat(a[0]), seat(a[1]), seat(a[2]), seat(a[3])];
+        let g = start(c, "ranked", seats, NS_WINS, true);
+        let game_id = g.game_id;
 
         // 1. interrupted: the finishing transaction writes everything, then fails → all rolled back
         let interrupted: Result<(), diesel::result::Error> = c.transaction(|c| {
@@ -201,15 +193,7 @@ async fn casual_practice_guest_bot_and_unfinished_games_never_touch_the_ladder(b
         seats[2] = bot(Level::Random);
         assert_eq!(play(c, "practice", seats, EW_WINS).1.ladder, None);
         // aborted during deployment
-        let mut seats = all();
-        let game_id = insert_game(c, "ranked", &mut seats);
-        let g = FinishedGame {
-            game_id,
-            kind: kind_of("ranked"),
-            seats,
-            status: NS_WINS,
-            reached_battle: false,
-        };
+        let g = start(c, "ranked", all(), NS_WINS, false);
         assert_eq!(finish(c, &g).unwrap().ladder, None);
         // a dual game seated like a casual one (four accounts)
         assert_eq!(play(c, "ranked_dual", all(), NS_WINS).1.ladder, None);

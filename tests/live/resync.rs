@@ -1,10 +1,9 @@
 //! Reconnection (resync by replay of missed events, and by snapshot) and a server restart in the
 //! middle of a game: the game continues from the same state, nothing lost or doubled.
-mod common;
-mod live_common;
 
-use common::Backend;
-use live_common::*;
+use crate::support;
+use crate::support::live::*;
+use crate::support::Backend;
 use serde_json::{json, Value};
 
 fn last_update(c: &Client) -> Value {
@@ -35,7 +34,7 @@ async fn one_move(room: &str, cs: &mut [Client], k: usize) -> u64 {
 }
 
 async fn reconnect_and_resync(backend: Backend) {
-    let app = common::spawn_app_with(backend, |c| c.live.resync_log = 4).await;
+    let app = support::spawn_app_with(backend, |c| c.live.resync_log = 4).await;
     let (room, mut cs) = four_player_room(&app, json!({})).await;
     confirm_all(&room, &mut cs).await;
     one_move(&room, &mut cs, 1).await;
@@ -101,7 +100,7 @@ async fn reconnect_and_resync(backend: Backend) {
 }
 
 async fn restart_mid_game(backend: Backend) {
-    let mut app = common::spawn_app(backend).await;
+    let mut app = support::spawn_app(backend).await;
     let (room, mut cs) = four_player_room(&app, json!({})).await;
     confirm_all(&room, &mut cs).await;
     for k in 0..5 {

@@ -1,0 +1,12 @@
+//! The HTTP API, the database and the `siguo` binary: one test binary (modules below) sharing
+//! the harness in `tests/support`.
+#[path = "../support/mod.rs"]
+#[macro_use]
+mod support;
+
+mod accounts;
+mod accounts_rules;
+mod accounts_tokens;
+mod db_group;
+mod referee;
+mod server_ops;

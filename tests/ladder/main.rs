@@ -1,0 +1,10 @@
+//! The ranked ladder: queues, recording, leaderboards and whole ranked games; one test binary
+//! (modules below) sharing the harness in `tests/support`.
+#[path = "../support/mod.rs"]
+#[macro_use]
+mod support;
+
+mod e2e;
+mod http;
+mod queue;
+mod record;

@@ -1,0 +1,12 @@
+//! Live play over real WebSockets: one test binary (modules below) sharing the harness and the
+//! socket client in `tests/support`.
+#[path = "../support/mod.rs"]
+#[macro_use]
+mod support;
+
+mod clock;
+mod game;
+mod protocol;
+mod resync;
+mod rooms;
+mod sockets;
