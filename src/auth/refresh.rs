@@ -66,7 +66,7 @@ pub fn new_family() -> String {
 /// revokes the family and fails with `refresh_reused`.
 pub fn rotate(conn: &mut DbConn, token: &str, ttl_days: u64) -> AppResult<(i64, String)> {
     let hash = token_hash(token);
-    let outcome = conn.transaction::<_, AppError, _>(|conn| {
+    conn.transaction::<_, AppError, _>(|conn| {
         let row: Option<(i64, i64, String, NaiveDateTime, Option<NaiveDateTime>, bool)> = rt::table
             .filter(rt::token_hash.eq(&hash))
             .select((rt::id, rt::account_id, rt::family, rt::expires_at, rt::used_at, rt::revoked))
@@ -109,8 +109,7 @@ pub fn rotate(conn: &mut DbConn, token: &str, ttl_days: u64) -> AppResult<(i64, 
         }
         let fresh = insert(conn, account_id, &family, ttl_days)?;
         Ok(Ok((account_id, fresh)))
-    })?;
-    outcome
+    })?
 }
 
 pub fn revoke_family(conn: &mut DbConn, family: &str) -> AppResult<()> {

@@ -101,8 +101,11 @@ pub enum QueueStatus {
 struct State {
     waiting: HashMap<LadderKind, Vec<Waiting>>,
     /// Last match of each account (game created, or still being created with game_id None).
-    matched: HashMap<i64, (LadderKind, Option<(i64, String)>, Vec<Seat>, DateTime<Utc>)>,
+    matched: HashMap<i64, LastMatch>,
 }
+
+/// (ladder, (game id, room id) once created, the account's seats, when)
+type LastMatch = (LadderKind, Option<(i64, String)>, Vec<Seat>, DateTime<Utc>);
 
 /// The queues of both ladders.
 pub struct Queues {

@@ -13,11 +13,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// Creates the game of a match (live play) and tells its players. Returns (game id, room id).
 pub trait MatchStarter: Send + Sync + 'static {
-    fn start(
-        &self,
-        m: Match,
-    ) -> Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>>;
+    fn start(&self, m: Match) -> Starting;
 }
+
+/// A game being created: its (game id, room id) when done.
+pub type Starting = Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>>;
 
 /// The ladder service in `AppState` (cheap to clone).
 #[derive(Clone)]
@@ -141,10 +141,7 @@ impl Ladder {
 /// Live play creates ranked games: default options (always `four_dark`), no bots, every seat an
 /// account. Live play itself sends each player's sockets `match_found` (docs/protocol.md).
 impl MatchStarter for crate::live::Live {
-    fn start(
-        &self,
-        m: Match,
-    ) -> Pin<Box<dyn Future<Output = AppResult<(i64, String)>> + Send + 'static>> {
+    fn start(&self, m: Match) -> Starting {
         let live = self.clone();
         Box::pin(async move {
             use crate::live::{GameKind, SeatOccupant};

@@ -154,6 +154,9 @@ pub fn client_channel(
     (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
 }
 
+/// The seated accounts of a room with their seats, and the room as `hello` lists it.
+pub(crate) type Seated = (Vec<(i64, Seat)>, SeatedRoom);
+
 /// Remembered action ids per account (idempotency).
 #[derive(Default)]
 struct RecentIds {
@@ -170,8 +173,8 @@ pub(crate) struct Inner {
     invites: Mutex<HashMap<String, String>>,
     games: Mutex<HashMap<i64, String>>,
     summaries: Mutex<HashMap<String, RoomSummary>>,
-    /// room id → (seated accounts with their seats, the room as `hello` lists it)
-    seated: Mutex<HashMap<String, (Vec<(i64, Seat)>, SeatedRoom)>>,
+    /// room id → who sits there, for `hello`
+    seated: Mutex<HashMap<String, Seated>>,
     accounts: Mutex<HashMap<i64, Vec<ClientTx>>>,
     recent: Mutex<HashMap<i64, RecentIds>>,
     next_conn: AtomicU64,
@@ -416,7 +419,7 @@ impl Live {
     }
 
     /// Record who sits in a room (`None`: nobody to list, e.g. finished).
-    pub(crate) fn set_seated(&self, id: &str, seated: Option<(Vec<(i64, Seat)>, SeatedRoom)>) {
+    pub(crate) fn set_seated(&self, id: &str, seated: Option<Seated>) {
         let mut m = self.inner.seated.lock().unwrap();
         match seated {
             Some(x) => m.insert(id.to_string(), x),

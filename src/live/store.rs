@@ -372,6 +372,10 @@ fn deployments_present(state: &str) -> bool {
     matches!(state, "battle" | "finished")
 }
 
+/// (id, kind, state, result, seat, created, finished, escaped, surrendered)
+type ListRow =
+    (i64, String, String, Option<String>, String, NaiveDateTime, Option<NaiveDateTime>, bool, bool);
+
 /// Games of an account, newest first (`before`: only ids below it).
 pub fn list_games(
     conn: &mut DbConn,
@@ -386,17 +390,7 @@ pub fn list_games(
     if let Some(b) = before {
         q = q.filter(games::id.lt(b));
     }
-    let rows: Vec<(
-        i64,
-        String,
-        String,
-        Option<String>,
-        String,
-        NaiveDateTime,
-        Option<NaiveDateTime>,
-        bool,
-        bool,
-    )> = q
+    let rows: Vec<ListRow> = q
         .order(games::id.desc())
         .limit(limit.clamp(1, 100) * 2)
         .select((

@@ -33,7 +33,6 @@ async fn timeout_skips_and_eliminates(backend: Backend) {
         && e["reason"] == "too_many_skips"));
     assert_eq!(u["view"]["turn"], "E");
     assert_eq!(u["view"]["skips"]["N"], 1);
-    assert!(u["view"]["pieces"].as_object().unwrap().keys().all(|s| !s.starts_with('N')) || true);
     assert!(
         !u["view"]["pieces"]
             .as_object()

@@ -152,7 +152,7 @@ impl Client {
 
     /// Wait for a message matching `pred`; others stay queued in order.
     pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
-        if let Some(i) = self.queue.iter().position(|v| pred(v)) {
+        if let Some(i) = self.queue.iter().position(&pred) {
             return self.queue.remove(i).unwrap();
         }
         loop {

@@ -302,6 +302,10 @@ impl Knowledge {
         self.pieces.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
     /// Possible ranks of every piece, all public knowledge combined. `flags_revealed` as in the view.
     pub fn domains(&self, options: &Options, flags_revealed: &[Seat]) -> Vec<Dom> {
         let base = self.unary(options, flags_revealed);

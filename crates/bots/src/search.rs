@@ -136,7 +136,7 @@ impl Limit {
                 self.stopped = true;
             }
         }
-        if self.nodes % 16 == 0 {
+        if self.nodes.is_multiple_of(16) {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.stopped = true;

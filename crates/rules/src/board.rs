@@ -298,9 +298,8 @@ fn build() -> Tables {
         }
     }
     let mut by_xy = [NONE; 17 * 17];
-    for i in 0..N {
-        let (x, y) = xy[i];
-        by_xy[y as usize * 17 + x as usize] = i as u8;
+    for (i, (x, y)) in xy.iter().enumerate() {
+        by_xy[*y as usize * 17 + *x as usize] = i as u8;
     }
     let mut links: Vec<Link> = Vec::new();
     let mut add = |a: Station, b: Station, rail: bool| links.push(Link { a, b, rail });
@@ -437,8 +436,8 @@ fn build() -> Tables {
     let mut ray_start = [0u16; N + 1];
     let mut rays = Vec::new();
     let mut ray_data = Vec::new();
-    for i in 0..N {
-        ray_start[i] = rays.len() as u16;
+    for (i, start) in ray_start.iter_mut().enumerate().take(N) {
+        *start = rays.len() as u16;
         for line in &lines {
             if let Some(k) = line.iter().position(|s| s.index() == i) {
                 let fwd: Vec<u8> = line[k + 1..].iter().map(|s| s.0).collect();

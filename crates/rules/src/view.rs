@@ -85,6 +85,7 @@ impl<'de> Deserialize<'de> for SeenPiece {
 /// The engine builds it (`Game::view`) only with the ranks the viewer may see. `Deserialize` is
 /// for clients and tests reading the wire format; the server only ever sends views it built.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct View {
     pub turn: Option<Seat>,
     pub pieces: BTreeMap<Station, SeenPiece>,
@@ -97,9 +98,6 @@ pub struct View {
     pub flags_revealed: Vec<Seat>,
     /// Pending draw offer: the offering seat.
     pub draw_offer: Option<Seat>,
-    // Constructed only inside this crate.
-    #[serde(skip)]
-    pub(crate) _private: (),
 }
 
 impl crate::game::Game {
@@ -122,7 +120,6 @@ impl crate::game::Game {
             status: self.status(),
             flags_revealed: Seat::ALL.into_iter().filter(|&s| self.flag_revealed(s)).collect(),
             draw_offer: self.offer.map(|(s, _)| s),
-            _private: (),
         }
     }
 

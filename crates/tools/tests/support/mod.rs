@@ -1,5 +1,5 @@
 //! The real server, in this process, on port 0 against a fresh database (the few lines of the
-//! server's `tests/common` the tools' tests need).
+//! server's `tests/support` the tools' tests need).
 //!
 //! * `Backend::Sqlite`: a fresh SQLite file in a temporary directory.
 //! * `Backend::Postgres`: a fresh database on the server named by `SIGUO_TEST_POSTGRES_URL`
