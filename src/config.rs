@@ -61,12 +61,10 @@ pub struct AuthConfig {
     pub access_ttl_secs: u64,
     pub refresh_ttl_days: u64,
     pub cookie_secure: bool,
-    /// `SCHED_IDLE` password-hashing threads; 0 = one per two CPU cores (at least one)
+    /// password-hashing threads (nice 10); 0 = one per two CPU cores (at least one)
     pub hash_threads: usize,
-    /// milliseconds a hash may wait for spare CPU before the nice-10 fallback thread computes it
-    pub hash_fallback_after_ms: u64,
-    /// microseconds a `SCHED_IDLE` hashing thread computes before stepping off its core; 0 = never
-    pub hash_slice_us: u64,
+    /// hashes that may wait for a hashing thread; beyond that 503 `server_busy` (at least 1)
+    pub hash_queue: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -153,6 +151,9 @@ impl Config {
                 "invalid configuration: auth.issuer and auth.audience must not be empty".into()
             );
         }
+        if a.hash_queue == 0 {
+            return Err("invalid configuration: auth.hash_queue must be at least 1".into());
+        }
         if self.database.url.trim().is_empty() {
             return Err("invalid configuration: database.url must not be empty".into());
         }
@@ -225,6 +226,10 @@ mod tests {
         assert!(e.contains("access_ttl_secs"), "{e}");
         let e = Config::from_toml("[auth]\njwt_secret = \"short\"\n").unwrap_err();
         assert!(e.contains("jwt_secret"), "{e}");
+        let e = Config::from_toml("[auth]\nhash_queue = 0\n").unwrap_err();
+        assert!(e.contains("hash_queue"), "{e}");
+        let e = Config::from_toml("[auth]\nhash_slice_us = 250\n").unwrap_err();
+        assert!(e.contains("hash_slice_us"), "removed keys are refused: {e}");
         let e = Config::from_toml("[log]\nformat = \"xml\"\n").unwrap_err();
         assert!(e.contains("xml") || e.contains("format"), "{e}");
         let e = Config::from_toml("[database]\nurl = \"mysql://x\"\n").unwrap_err();

@@ -30,6 +30,10 @@ pub enum AppError {
     /// 503: e.g. the database is not reachable.
     #[error("service unavailable")]
     Unavailable,
+    /// 503 with `Retry-After`: too many password checks are waiting already (the hashing queue,
+    /// `auth.hash_queue`, is full); nothing was done, the same request may be sent again.
+    #[error("the server is busy; try again shortly")]
+    Busy { retry_after_secs: u64 },
     /// 500: logged with context; the client sees only `internal`.
     #[error("internal error")]
     Internal(String),
@@ -63,6 +67,7 @@ impl AppError {
             AppError::PayloadTooLarge => "payload_too_large",
             AppError::RateLimited { .. } => "rate_limited",
             AppError::Unavailable => "unavailable",
+            AppError::Busy { .. } => "server_busy",
             AppError::Internal(_) => "internal",
         }
     }
@@ -97,7 +102,7 @@ impl ResponseError for AppError {
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable | AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -107,7 +112,9 @@ impl ResponseError for AppError {
             tracing::error!(context = %ctx, "internal error");
         }
         let mut resp = HttpResponse::build(self.status_code());
-        if let AppError::RateLimited { retry_after_secs } = self {
+        if let AppError::RateLimited { retry_after_secs } | AppError::Busy { retry_after_secs } =
+            self
+        {
             resp.insert_header(("Retry-After", retry_after_secs.max(&1).to_string()));
         }
         resp.json(ErrorBody {

@@ -1,4 +1,4 @@
-//! Authentication: passwords (Argon2id on spare-CPU threads, [`hasher`]), access tokens (JWT, HS256
+//! Authentication: passwords (Argon2id on a small low-priority pool, [`hasher`]), access tokens (JWT, HS256
 //! pinned, `exp` ≤ 15 min, issuer and audience checked), opaque rotating refresh tokens, rate
 //! limits, and the request extractors [`Identity`] and [`AccountOnly`].
 //!
@@ -7,8 +7,6 @@ pub mod hasher;
 pub mod limits;
 pub mod password;
 pub mod refresh;
-#[cfg(target_os = "linux")]
-mod slicer;
 
 use crate::app::AppState;
 use crate::config::AuthConfig;
@@ -63,8 +61,7 @@ pub struct Auth {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
-    /// Argon2 computations: `SCHED_IDLE` threads (one per core by default) with a nice-10
-    /// fallback for a saturated machine (see [`hasher`])
+    /// Argon2 computations: a few nice-10 threads with a bounded queue (see [`hasher`])
     hashing: hasher::Hasher,
     pub limits: limits::RateLimits,
 }
@@ -89,8 +86,7 @@ impl Auth {
                 } else {
                     config.auth.hash_threads
                 },
-                std::time::Duration::from_millis(config.auth.hash_fallback_after_ms),
-                std::time::Duration::from_micros(config.auth.hash_slice_us),
+                config.auth.hash_queue,
             )?,
             limits: limits::RateLimits::new(&config.limits),
         })
@@ -132,13 +128,15 @@ impl Auth {
         Ok(Identity { account_id, name: c.name, guest: c.guest })
     }
 
-    /// Hash a password with Argon2id (PHC string) on a hashing thread.
+    /// Hash a password with Argon2id (PHC string) on a hashing thread (`server_busy` when the
+    /// hashing queue is full).
     pub async fn hash_password(&self, password: String) -> AppResult<String> {
         self.hashing.run(move || password::hash(&password)).await
     }
 
     /// Verify a password against a PHC string (or burn the same time against a dummy hash when
-    /// there is no account, so timing does not reveal which names exist).
+    /// there is no account, so timing does not reveal which names exist); `server_busy` when the
+    /// hashing queue is full.
     pub async fn verify_password(&self, password: String, phc: Option<String>) -> AppResult<bool> {
         self.hashing.run(move || password::verify(&password, phc.as_deref())).await
     }

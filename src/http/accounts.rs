@@ -146,7 +146,8 @@ async fn start_session(
     (status = 400, description = "`invalid_username`, `password_too_short`, `password_too_long`, `password_too_common`, `password_is_username`, `invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
     (status = 409, description = "`username_taken`", body = crate::http::openapi::ErrorResponse),
     (status = 413, description = "`payload_too_large`", body = crate::http::openapi::ErrorResponse),
-    (status = 429, description = "`rate_limited` (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
+    (status = 429, description = "`rate_limited` (see Retry-After)", body = crate::http::openapi::ErrorResponse),
+    (status = 503, description = "`server_busy`: the password-hashing queue is full (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/register")]
 pub async fn register(
     state: web::Data<AppState>,
@@ -189,7 +190,8 @@ pub async fn register(
     (status = 200, description = "logged in; cookies set", body = Session),
     (status = 400, description = "`invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`invalid_credentials`", body = crate::http::openapi::ErrorResponse),
-    (status = 429, description = "`rate_limited`: more than 10 attempts per account or 200 per IP in 10 minutes", body = crate::http::openapi::ErrorResponse)))]
+    (status = 429, description = "`rate_limited`: more than 10 attempts per account or 200 per IP in 10 minutes", body = crate::http::openapi::ErrorResponse),
+    (status = 503, description = "`server_busy`: the password-hashing queue is full (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
@@ -323,7 +325,8 @@ pub async fn me(state: web::Data<AppState>, who: Identity) -> AppResult<web::Jso
     (status = 400, description = "password rule codes, `invalid_json`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`invalid_credentials` (wrong current password), `unauthorized`", body = crate::http::openapi::ErrorResponse),
     (status = 403, description = "`guest_not_allowed`", body = crate::http::openapi::ErrorResponse),
-    (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse)))]
+    (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse),
+    (status = 503, description = "`server_busy`: the password-hashing queue is full (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/password")]
 pub async fn change_password(
     state: web::Data<AppState>,

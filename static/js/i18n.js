@@ -124,7 +124,7 @@ const en = {
 const zhErrors = {
   invalid_credentials: '用户名或密码错误', username_taken: '用户名已被占用', invalid_username: '用户名不合法',
   weak_password: '密码太弱', common_password: '密码太常见', password_too_common: '密码太常见，请换一个',
-  password_is_username: '密码不能与用户名相同', rate_limited: '操作过于频繁，请稍后再试', invalid_body: '请求格式错误',
+  password_is_username: '密码不能与用户名相同', rate_limited: '操作过于频繁，请稍后再试', server_busy: '服务器繁忙，请稍后再试', invalid_body: '请求格式错误',
   token_expired: '登录已过期，请重新登录', chat_too_long: '消息太长', chat_empty: '消息不能为空', chat_rate_limited: '发言太快了',
   wrong_phase: '当前阶段不能这样做', not_host: '只有房主可以操作', already_confirmed: '已经确认过布阵', too_many_rooms: '你开的房间太多了',
   no_piece_there: '那里没有你的棋子', outside_region: '只能在自己的区域内布阵', not_your_seat: '这不是你的座位',

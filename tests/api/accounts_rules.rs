@@ -309,8 +309,67 @@ async fn change_password(backend: Backend) {
     assert_eq!(login("Brand-New-Secret-77").await, 200);
 }
 
+/// With one hashing thread and one queue place, a burst of concurrent logins and registrations
+/// gets only successes and `503 server_busy` with `Retry-After`, never another failure; once the
+/// burst is over, logins work again.
+async fn hash_queue_limit(backend: Backend) {
+    let app = spawn_app_with(backend, |c| {
+        c.auth.hash_threads = 1;
+        c.auth.hash_queue = 1;
+    })
+    .await;
+    // 6 accounts, registered one at a time (the queue is never full)
+    let mut names = vec![];
+    for _ in 0..6 {
+        let name = unique_name("Burst");
+        assert_eq!(register_status(&app, &name, GOOD_PASSWORD).await.0, 201);
+        names.push(name);
+    }
+    // 4 logins per account (the per-account limit is 10) and 6 new registrations, all at once
+    let mut burst = vec![];
+    for round in 0..4 {
+        for name in &names {
+            let (url, name) = (app.url("/api/auth/login"), name.clone());
+            burst.push(tokio::spawn(async move {
+                let body = json!({"username": name, "password": GOOD_PASSWORD});
+                (200, new_client().post(url).json(&body).send().await.unwrap())
+            }));
+        }
+        if round < 2 {
+            for _ in 0..3 {
+                let (url, name) = (app.url("/api/auth/register"), unique_name("BurstNew"));
+                burst.push(tokio::spawn(async move {
+                    let body = json!({"username": name, "password": GOOD_PASSWORD});
+                    (201, new_client().post(url).json(&body).send().await.unwrap())
+                }));
+            }
+        }
+    }
+    let (mut ok, mut busy) = (0, 0);
+    for r in burst {
+        let (success, resp) = r.await.unwrap();
+        if resp.status() == success {
+            ok += 1;
+            continue;
+        }
+        let retry = resp.headers().get("retry-after").map(|v| v.to_str().unwrap().to_string());
+        let (status, code) = error_code(resp).await;
+        assert_eq!((status, code.as_str()), (503, "server_busy"), "only the queue limit refuses");
+        let retry: u64 = retry.expect("Retry-After on 503 server_busy").parse().unwrap();
+        assert!((1..=60).contains(&retry), "Retry-After {retry}");
+        busy += 1;
+    }
+    assert!(ok >= 1, "some requests of the burst were served ({busy} refused)");
+    assert!(busy >= 1, "30 requests at once overflow 1 thread + 1 place ({ok} served)");
+    // after the burst, logins work again
+    for name in &names {
+        assert_eq!(app.login_with(&new_client(), name, GOOD_PASSWORD).await.status(), 200);
+    }
+}
+
 both_backends!(
     usernames,
+    hash_queue_limit,
     passwords,
     stored_hash_is_argon2id,
     login_rate_limit,
