@@ -284,6 +284,9 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await bob.waitForSelector('[data-testid=result]', { timeout: 60_000 });
   assert.match(await alice.textContent('[data-testid=result]'), /落败/);
   assert.match(await bob.textContent('[data-testid=result]'), /获胜/);
+  // The reason is told from each side: never "both enemy seats eliminated" above "your team lost".
+  assert.match(await alice.textContent('[data-testid=result-reason]'), /我方两家全部出局/);
+  assert.match(await bob.textContent('[data-testid=result-reason]'), /对方两家全部出局/);
   // Points change after a ranked game: +3 for the win, 0 for the surrender.
   await bob.waitForSelector('[data-testid=points]:has-text("+3")', { timeout: 30_000 });
   await alice.waitForSelector('[data-testid=points]:has-text("0")', { timeout: 30_000 });
@@ -303,6 +306,7 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   assert.match(await bob.textContent('[data-testid=ladder-ranked_dual]'), /3/);
   await bob.click('[data-testid=games] a.btn');
   await bob.waitForSelector('[data-testid=replay-board] .piece.face');
+  assert.match(await bob.textContent('[data-testid=replay-result]'), /你方获胜.*对方两家全部出局/);
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
   await alice.context().close();

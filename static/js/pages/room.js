@@ -88,7 +88,7 @@ export async function render(main, { name, args }) {
   }
   offs.push(() => { if (menu) menu.el.remove(); });
   function loadMarks() {
-    if (st.game == null || st.phase !== 'battle' || marksLoadedFor === st.game) return;
+    if (st.game == null || st.phase !== 'battle' || !st.view || marksLoadedFor === st.game) return;
     marksLoadedFor = st.game;
     let marks = null;
     try { marks = JSON.parse(localStorage.getItem(marksKey(st.game)) || 'null'); } catch { /* none */ }
