@@ -52,16 +52,17 @@ export function createChatView(on) {
   };
   const [tabRoom, roomLabel] = radio('room', t('room_chat'));
   const [tabTeam, teamLabel] = radio('team', t('team_chat'));
+  const sendTo = h('div.send-to', t('send_to') + ':', roomLabel, teamLabel);
   const el = h('section.panel.chat',
     log,
-    h('div.send-to', t('send_to') + ':', roomLabel, teamLabel),
     h('form', {
       onsubmit: async (ev) => {
         ev.preventDefault();
         const text = input.value.trim();
         if (text && await on.send(text)) input.value = '';
       },
-    }, input, h('button.btn', { type: 'submit' }, t('say'))));
+    }, input, h('button.btn', { type: 'submit' }, t('say'))),
+    sendTo);
   let shown = 0;
   return {
     el,
