@@ -97,6 +97,9 @@ pub struct LiveConfig {
     pub finished_room_seconds: u32,
     /// Bot thinking budget per move, ms.
     pub bot_budget_ms: u64,
+    /// A bot's move is committed no sooner than this many ms after the change before it, so
+    /// that people can follow the round (0: as soon as the bot has chosen).
+    pub bot_move_delay_ms: u64,
     /// Events kept per game for resync.
     pub resync_log: usize,
     /// Messages queued for one socket before it counts as too slow and is closed (1013).
@@ -110,6 +113,7 @@ impl Default for LiveConfig {
             restore_grace_seconds: 15,
             finished_room_seconds: 300,
             bot_budget_ms: 300,
+            bot_move_delay_ms: 800,
             resync_log: 128,
             outbound_queue: OUTBOUND_QUEUE,
         }

@@ -109,8 +109,10 @@ export function seatSide(seat, bottomSeat) {
 }
 
 const U = 40; // grid unit in SVG user units
-const GAP = 0.45; // extra spacing between the regions and the centre, in units
-const MARGIN = 0.8;
+const GAP = 0.1; // extra spacing between the regions and the centre, in units
+const MARGIN = 0.5;
+// Pieces nearly fill the space between neighbouring stations: as large as the board allows.
+const PW = U * 0.95, PH = U * 0.62;
 
 function coord(v) {
   let p = v;
@@ -128,6 +130,12 @@ function el(tag, attrs = {}, parent) {
   return e;
 }
 
+/** Seats whose moves are drawn and named with their colour. */
+export const MOVE_COLOURS = SEAT_COLOURS;
+
+const LINK_BY_PAIR = new Map();
+for (const l of LINKS) { LINK_BY_PAIR.set(l.a + '-' + l.b, l); LINK_BY_PAIR.set(l.b + '-' + l.a, l); }
+
 /**
  * Draw the board into `container`. Returns a controller:
  *   setView(bottomSeat), setPieces({station: "S9"|"S?"}), setSelectable(names), setSelected(name),
@@ -140,6 +148,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
   const state = {
     bottom: 'S', pieces: {}, selectable: new Set(), selected: null, targets: new Set(), last: [],
     eliminated: new Set(), flags: new Set(), onClick: () => {}, focus: null,
+    recent: [], marks: {}, highlight: null, onMark: () => {},
   };
   const layers = {};
   for (const name of ['bg', 'plates', 'links', 'stations', 'last', 'pieces', 'targets', 'anim', 'fx']) layers[name] = el('g', { class: 'layer-' + name }, svg);
@@ -151,9 +160,30 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     return [coord(x), coord(y)];
   }
 
+  /** The path command from station `a` (already reached) to its neighbour `b`: a line or the arc. */
+  function segment(a, b) {
+    const [x1, y1] = pos(a), [x2, y2] = pos(b);
+    const l = LINK_BY_PAIR.get(a + '-' + b);
+    if (!l || !l.arc) return `L${x2},${y2}`;
+    // Quarter circle around the empty corner between the two regions.
+    const sa = STATIONS.get(a), sb = STATIONS.get(b);
+    // Corner of the empty square: the point with the "outer" coordinate of each end.
+    const gx = Math.abs(sa.x - 8) > Math.abs(sb.x - 8) ? sa.x : sb.x;
+    const gy = Math.abs(sa.y - 8) > Math.abs(sb.y - 8) ? sa.y : sb.y;
+    const [cx, cy] = rotate([gx, gy], quarterTurns(state.bottom)).map(coord);
+    const r = Math.hypot(x1 - cx, y1 - cy);
+    // Sweep so that the arc bulges towards the centre of the board.
+    const cross = (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx);
+    return `A${r},${r} 0 0 ${cross > 0 ? 1 : 0} ${x2},${y2}`;
+  }
+
+  /** A path along the track through the stations `names` (arcs followed). */
+  function trackD(names) {
+    return names.map((n, i) => (i ? segment(names[i - 1], n) : 'M' + pos(n).join(','))).join(' ');
+  }
+
   function drawStatic() {
     for (const l of Object.values(layers)) if (l !== layers.pieces) l.replaceChildren();
-    const q = quarterTurns(state.bottom);
     // Region backgrounds, tinted by seat.
     for (const seat of SEATS) {
       const pts = [];
@@ -178,22 +208,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     }
     // Links.
     for (const l of LINKS) {
-      const [x1, y1] = pos(l.a), [x2, y2] = pos(l.b);
-      let d;
-      if (l.arc) {
-        // Quarter circle around the empty corner between the two regions.
-        const sa = STATIONS.get(l.a), sb = STATIONS.get(l.b);
-        // Corner of the empty square: the point with the "outer" coordinate of each end.
-        const gx = Math.abs(sa.x - 8) > Math.abs(sb.x - 8) ? sa.x : sb.x;
-        const gy = Math.abs(sa.y - 8) > Math.abs(sb.y - 8) ? sa.y : sb.y;
-        const [cx, cy] = rotate([gx, gy], q).map(coord);
-        const r = Math.hypot(x1 - cx, y1 - cy);
-        // Sweep so that the arc bulges towards the centre of the board.
-        const cross = (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx);
-        d = `M${x1},${y1} A${r},${r} 0 0 ${cross > 0 ? 1 : 0} ${x2},${y2}`;
-      } else {
-        d = `M${x1},${y1} L${x2},${y2}`;
-      }
+      const d = 'M' + pos(l.a).join(',') + ' ' + segment(l.a, l.b);
       if (l.rail) {
         el('path', { d, class: 'rail-base' }, layers.links);
         el('path', { d, class: 'rail-ties' }, layers.links);
@@ -224,7 +239,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     const seat = code[0], rank = code.slice(1);
     const hidden = rank === '?';
     const g = el('g', { class: 'piece' + (hidden ? ' back' : ' face') + (opts.cls ? ' ' + opts.cls : ''), transform: `translate(${x},${y})` }, parent);
-    const w = U * 0.8, h = U * 0.5;
+    const w = PW, h = PH;
     el('rect', {
       x: -w / 2, y: -h / 2, width: w, height: h, rx: U * 0.08,
       fill: hidden ? SEAT_COLOURS[seat] : '#fffdf6', stroke: SEAT_COLOURS[seat], 'stroke-width': hidden ? 1 : 2.2,
@@ -235,8 +250,12 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     } else {
       const label = rankLabel ? rankLabel(rank) : rank;
       const latin = /^[\x00-\x7f]+$/.test(label);
-      const t = el('text', { x: 0, y: U * (latin ? 0.05 : 0.075), fill: SEAT_COLOURS[seat], class: 'piece-text' + (rank === 'F' ? ' flag' : '') + (latin && label.length > 2 ? ' latin' : '') }, g);
+      const t = el('text', { x: 0, y: U * (latin ? 0.07 : 0.1), fill: SEAT_COLOURS[seat], class: 'piece-text' + (rank === 'F' ? ' flag' : '') + (latin ? ' latin' : '') }, g);
       t.textContent = label;
+    }
+    if (hidden && opts.mark) {
+      const m = el('text', { x: 0, y: U * 0.1, class: 'piece-text mark' }, g);
+      m.textContent = opts.mark;
     }
     if (opts.title) { const ti = el('title', {}, g); ti.textContent = opts.title; }
     return g;
@@ -246,14 +265,20 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     layers.pieces.replaceChildren();
     layers.targets.replaceChildren();
     layers.last.replaceChildren();
-    if (state.last.length > 1) {
-      const d = state.last.map((n, i) => (i ? 'L' : 'M') + pos(n).join(',')).join(' ');
-      el('path', { d, class: 'last-path' }, layers.last);
-      for (const n of [state.last[0], state.last[state.last.length - 1]]) {
-        const [x, y] = pos(n);
-        el('rect', { x: x - U * 0.47, y: y - U * 0.3, width: U * 0.94, height: U * 0.6, rx: U * 0.1, class: 'last-square' }, layers.last);
-      }
+    const recent = state.recent.filter(m => m.path && m.path.length > 1);
+    if (!recent.length && state.last.length > 1) recent.push({ path: state.last, n: null, seat: null });
+    const hp = state.highlightPath;
+    if (hp && hp.path && hp.path.length > 1 && !recent.some(m => m.no === hp.no)) recent.push({ ...hp, n: null });
+    for (const m of recent) {
+      const g = el('g', { class: 'recent-move' + (state.highlight === m.no ? ' highlight' : ''), 'data-move': m.n ?? '' }, layers.last);
+      const colour = m.seat ? SEAT_COLOURS[m.seat] : null;
+      const from = pos(m.path[0]);
+      // The mover's colour (a style: it must win over the stylesheet's default).
+      const style = colour ? { style: `stroke:${colour}` } : {};
+      el('rect', { x: from[0] - PW / 2 - 2, y: from[1] - PH / 2 - 2, width: PW + 4, height: PH + 4, rx: U * 0.1, class: 'last-square', ...style }, g);
+      el('path', { d: trackD(m.path), class: 'last-path', ...style }, g);
     }
+    
     for (const [name, code] of Object.entries(state.pieces)) {
       if (!STATIONS.has(name)) continue;
       const [x, y] = pos(name);
@@ -262,17 +287,33 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
       if (state.selected === name) cls.push('selected');
       if (state.eliminated.has(code[0])) cls.push('dead');
       if (state.flags.has(name)) cls.push('revealed-flag');
-      const g = pieceShape(layers.pieces, x, y, code, { cls: cls.join(' '), title: pieceTitle ? pieceTitle(name, code) : name });
+      const mark = state.marks[name] && code.slice(1) === '?' ? state.marks[name] : null;
+      if (mark) cls.push('marked');
+      const g = pieceShape(layers.pieces, x, y, code, { cls: cls.join(' '), title: pieceTitle ? pieceTitle(name, code) : name, mark });
       g.setAttribute('data-station', name);
       if (state.flags.has(name) && code.slice(1) === '?') {
         const t = el('text', { x: 0, y: U * 0.075, class: 'piece-text flag-mark' }, g);
         t.textContent = rankLabel ? rankLabel('F') : 'F';
       }
     }
+    // Numbers of the recent moves, at their destinations, in the mover's colour.
+    for (const m of recent) {
+      if (m.n == null) continue;
+      const [x, y] = pos(m.path[m.path.length - 1]);
+      const g = el('g', { class: 'move-no', transform: `translate(${x + PW / 2 - 2},${y - PH / 2 + 1})`, 'data-move-no': m.n }, layers.targets);
+      el('circle', { r: U * 0.2, fill: SEAT_COLOURS[m.seat] }, g);
+      const t = el('text', { y: U * 0.075 }, g);
+      t.textContent = String(m.n);
+    }
     for (const name of state.targets) {
       const [x, y] = pos(name);
       const attack = !!state.pieces[name];
-      el('circle', { cx: x, cy: y, r: attack ? U * 0.42 : U * 0.13, class: attack ? 'target attack' : 'target', 'data-station': name }, layers.targets);
+      if (attack) {
+        el('rect', { x: x - PW / 2 - 3, y: y - PH / 2 - 3, width: PW + 6, height: PH + 6, rx: U * 0.12, class: 'target attack', 'data-station': name }, layers.targets);
+      } else {
+        el('circle', { cx: x, cy: y, r: U * 0.34, class: 'target-halo', 'data-station': name }, layers.targets);
+        el('circle', { cx: x, cy: y, r: U * 0.2, class: 'target', 'data-station': name }, layers.targets);
+      }
     }
     if (state.focus) {
       const [x, y] = pos(state.focus);
@@ -309,7 +350,14 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
 
   svg.addEventListener('click', (ev) => {
     const g = ev.target.closest('[data-station]');
-    if (g) state.onClick(g.getAttribute('data-station'));
+    state.onClick(g ? g.getAttribute('data-station') : null);
+  });
+  // Right-click (long press on a phone) on a piece: mark it.
+  svg.addEventListener('contextmenu', (ev) => {
+    const g = ev.target.closest('.layer-pieces [data-station]');
+    if (!g) return;
+    ev.preventDefault();
+    state.onMark(g.getAttribute('data-station'));
   });
 
   // Keyboard: arrows move a focus cursor over stations (screen directions), Enter/Space clicks.
@@ -352,6 +400,24 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     setSelected(name) { state.selected = name; drawDynamic(); },
     setTargets(list) { state.targets = new Set(list || []); drawDynamic(); },
     setLastMove(path) { state.last = path || []; drawDynamic(); },
+    /** The moves to keep marked: [{n, no, seat, path}], numbered in the mover's colour. */
+    setRecent(list) { state.recent = list || []; drawDynamic(); },
+    /** What we believe hidden pieces are: {station: short label}. */
+    setMarks(marks) { state.marks = marks || {}; drawDynamic(); },
+    /** Stress one of the recent moves (by its `no`), or none. */
+    setHighlight(no, move = null) {
+      if (state.highlight === no) return;
+      state.highlight = no;
+      state.highlightPath = move;
+      drawDynamic();
+    },
+    onMark(fn) { state.onMark = fn; },
+    /** Screen position of a station in client pixels (for a menu next to it). */
+    clientPos(name) {
+      const [x, y] = pos(name);
+      const r = svg.getBoundingClientRect();
+      return [r.left + (x / SIZE) * r.width, r.top + (y / SIZE) * r.height];
+    },
     setEliminated(seats) {
       const next = new Set(seats || []);
       if ([...next].join() !== [...state.eliminated].join()) { state.eliminated = next; drawStatic(); }
@@ -387,16 +453,22 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
       });
     },
     /** Show a combat outcome marker at a station for a moment. */
-    flash(name, outcome, label) {
+    flash(name, outcome, label, ms = 1400) {
       const [x, y] = pos(name);
+      layers.fx.replaceChildren(); // one at a time: they never overlap
       const g = el('g', { class: 'combat ' + outcome, transform: `translate(${x},${y})` }, layers.fx);
-      el('circle', { r: U * 0.55, class: 'combat-ring' }, g);
+      el('circle', { r: U * 0.62, class: 'combat-ring' }, g);
       if (label) {
-        el('rect', { x: -U * 1.1, y: -U * 1.05, width: U * 2.2, height: U * 0.5, rx: U * 0.12, class: 'combat-label-bg' }, g);
-        const t = el('text', { y: -U * 0.7, class: 'combat-label' }, g);
+        // Keep the label inside the board.
+        const w = Math.max(U * 2.2, label.length * (/^[\x00-\x7f]+$/.test(label) ? 8 : 15) + U * 0.5);
+        const lx = Math.max(-x + 4, Math.min(SIZE - x - w - 4, -w / 2));
+        const ly = y > U * 2 ? -U * 1.25 : U * 0.75;
+        el('rect', { x: lx, y: ly, width: w, height: U * 0.62, rx: U * 0.14, class: 'combat-label-bg' }, g);
+        const t = el('text', { x: lx + w / 2, y: ly + U * 0.44, class: 'combat-label' }, g);
         t.textContent = label;
       }
-      setTimeout(() => g.remove(), 1600);
+      g.style.animationDuration = ms + 'ms';
+      setTimeout(() => g.remove(), ms);
     },
   };
   drawStatic();

@@ -41,6 +41,8 @@ export function clear(e, ...children) {
 let toastTimer;
 export function toast(msg, kind = '') {
   const el = document.getElementById('toast');
+  clearTimeout(toastTimer);
+  if (!msg) { el.className = 'toast'; return; } // cleared
   el.textContent = msg;
   el.className = 'toast show ' + kind;
   clearTimeout(toastTimer);

@@ -25,21 +25,21 @@ const zh = {
   take_seat: '坐下', leave_seat: '离座', add_bot: '加电脑', remove_bot: '移除电脑', kick: '踢出', ready: '准备',
   not_ready: '取消准备', is_ready: '已准备', empty_seat: '空位', bot: '电脑', start_when_ready: '四个座位坐满并准备后开始',
   invite_link: '邀请链接', copy: '复制', copied: '已复制', leave_room: '离开房间', spectate: '观战',
-  chat: '聊天', team_chat: '队内', room_chat: '全体', say: '发送', chat_placeholder: '说点什么…',
+  chat: '聊天', team_chat: '队友', room_chat: '全体', say: '发送', chat_placeholder: '说点什么…',
   seat_N: '北', seat_E: '东', seat_S: '南', seat_W: '西', team_NS: '南北队', team_EW: '东西队',
-  phase_waiting: '等待开始', phase_deploy: '布阵', phase_battle: '对战', phase_over: '已结束',
+  phase_waiting: '等待开始', phase_deploy: '布阵', phase_battle: '对战中', phase_over: '已结束',
   deploy_hint: '点击两枚自己的棋子交换位置，然后确认布阵。', rerandom: '重新随机', confirm_deploy: '确认布阵',
   deployed: '已确认', save_formation: '保存阵型', load_formation: '载入阵型', formation_name: '阵型名称',
   no_formations: '还没有保存的阵型', formations: '我的阵型', saved: '已保存',
   deploy_left: '布阵剩余 {s} 秒', waiting_others: '等待其他玩家布阵…',
-  your_turn: '轮到你走棋', turn_of: '轮到 {seat}', step: '步数 {n}/{max}', skips: '超时 {n}/{max}',
+  your_turn: '轮到你走棋', turn_of: '轮到{seat}', step: '步数 {n}/{max}', skips: '超时 {n}/{max}',
   online: '在线', offline: '离线', eliminated: '已出局', surrender: '投降', offer_draw: '提和',
-  accept_draw: '同意和棋', decline_draw: '拒绝和棋', draw_offered: '{seat} 提出和棋',
+  accept_draw: '同意和棋', decline_draw: '拒绝和棋', draw_offered: '{seat}提出和棋',
   confirm_surrender: '确定要投降吗？', reconnecting: '连接已断开，正在重新连接…', reconnected: '已重新连接',
   attacker_won: '进攻方胜', defender_won: '防守方胜', both_removed: '同归于尽',
-  flag_revealed: '{seat} 的军旗已亮出', seat_eliminated: '{seat} 出局', skipped: '{seat} 超时（{n} 次）',
+  flag_revealed: '{seat}的军旗已亮出', seat_eliminated: '{seat}出局', skipped: '{seat}超时（{n} 次）',
   elim_flag_captured: '军旗被扛', elim_no_legal_move: '无棋可走', elim_surrendered: '投降', elim_too_many_skips: '超时过多', elim_escaped: '逃跑',
-  game_over: '对局结束', you_won: '你方获胜！', you_lost: '你方落败', draw: '和棋', winner: '{team} 获胜',
+  game_over: '对局结束', you_won: '你方获胜！', you_lost: '你方落败', draw: '和棋', winner: '{team}获胜',
   reason_elimination: '对方两家全部出局', reason_step_limit: '达到步数上限', reason_agreement: '协议和棋',
   full_reveal: '全部棋子已亮出', points_change: '积分变化', watch_replay: '观看回放', back_to_lobby: '返回大厅',
   replay: '对局回放', first: '开始', prev: '上一步', next: '下一步', last: '结束', play: '播放', pause: '暂停',
@@ -57,6 +57,18 @@ const zh = {
   you: '你', host_only: '只有房主可以操作', spectating: '观战中', dual: '双控', clock: '时钟',
   my_games: '我的对局', view: '查看', in_progress: '进行中', none: '无',
   keyboard_help: '方向键移动光标，回车选择，Esc 取消',
+  battle_begins: '对战开始', moved_waiting: '已走棋，等待其他玩家…',
+  reason_elimination_us: '我方两家全部出局', reason_elimination_them: '对方两家全部出局', reason_elimination_team: '{team}两家全部出局',
+  piece_mine: '你的{rank}', piece_seen: '{seat}的{rank}', piece_hidden: '{seat}的棋子', piece_mine_hidden: '你的棋子',
+  c_attacker_won: '{a}吃掉了{d}', c_defender_won: '{a}进攻{d}失败', c_both_removed: '{a}与{d}同归于尽',
+  move_to: '{a}走到{where}', where_centre: '中央九宫', where_region: '{seat}方阵地', where_camp: '{seat}方行营', where_hq: '{seat}方大本营', by_rail: '（铁路）',
+  mark: '标记', mark_title: '标记这枚棋子', mark_clear: '清除', mark_hint: '点击或右击敌方棋子可做标记',
+  casualties: '阵亡', left_n: '剩 {n}', lost_n: '阵亡 {n}', lost_none: '无',
+  sound: '声音', sound_on: '🔊 声音开', sound_off: '🔇 声音关', zoom: '放大棋盘', unzoom: '缩小棋盘',
+  send_to: '发送给', invite_code_is: '邀请码（大厅输入即可加入）',
+  replay_keys: '键盘：← → 逐步，Home / End 到开始 / 结束',
+  lang_switch_label: 'Switch to English', opponents: '对手', opt_bombs_badge: '炸弹可前排',
+  room_phase: '状态', your_move_title: '轮到你走棋',
   kicked: '你已被房主请出房间', room_closed: '房间已关闭', resume: '继续', in_queue: '（队列中 {n} 人）', bot_level: '电脑难度', bot_standard: '标准', bot_greedy: '贪心', bot_random: '随机', log: '记录',
 };
 
@@ -117,6 +129,18 @@ const en = {
   you: 'you', host_only: 'Only the host can do that', spectating: 'Spectating', dual: 'dual', clock: 'Clock',
   my_games: 'My games', view: 'View', in_progress: 'In progress', none: 'none',
   keyboard_help: 'Arrow keys move the cursor, Enter selects, Esc cancels',
+  battle_begins: 'The battle begins', moved_waiting: 'Moved — waiting for the others…',
+  reason_elimination_us: 'both our seats eliminated', reason_elimination_them: 'both enemy seats eliminated', reason_elimination_team: 'both {team} seats eliminated',
+  piece_mine: 'your {rank}', piece_seen: "{seat}'s {rank}", piece_hidden: 'a {seat} piece', piece_mine_hidden: 'your piece',
+  c_attacker_won: '{a} took {d}', c_defender_won: '{a} attacked {d} and lost', c_both_removed: '{a} and {d} removed each other',
+  move_to: '{a} moved to {where}', where_centre: 'the centre', where_region: "{seat}'s ground", where_camp: "a {seat} camp", where_hq: "{seat}'s headquarters", by_rail: ' (rail)',
+  mark: 'Mark', mark_title: 'Mark this piece', mark_clear: 'Clear', mark_hint: 'Click or right-click an enemy piece to mark it',
+  casualties: 'Casualties', left_n: '{n} left', lost_n: '{n} lost', lost_none: 'none',
+  sound: 'Sound', sound_on: '🔊 Sound on', sound_off: '🔇 Sound off', zoom: 'Zoom in', unzoom: 'Zoom out',
+  send_to: 'Send to', invite_code_is: 'Invite code (enter it in the lobby to join)',
+  replay_keys: 'Keys: ← → step, Home / End jump to start / end',
+  lang_switch_label: '切换到中文', opponents: 'Opponents', opt_bombs_badge: 'Front-row bombs',
+  room_phase: 'Status', your_move_title: 'Your move',
   kicked: 'The host removed you from the room', room_closed: 'The room was closed', resume: 'Resume', in_queue: '({n} in the queue)', bot_level: 'Bot level', bot_standard: 'Standard', bot_greedy: 'Greedy', bot_random: 'Random', log: 'Log',
 };
 
@@ -156,7 +180,8 @@ export function errorText(err) {
 export function errorWithReason(err) {
   if (!err) return t('error');
   const code = err.code;
-  if (lang === 'zh' && zhErrors[code]) return `${zhErrors[code]}（${err.message || code}）`;
+  // One language: the Chinese reason alone (the server's message is English).
+  if (lang === 'zh' && zhErrors[code]) return zhErrors[code];
   return err.message || code;
 }
 export function seatName(seat) { return t('seat_' + seat); }

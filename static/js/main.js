@@ -69,7 +69,7 @@ function renderHeader(active) {
     me && !me.guest ? h('a', { href: '#/profile/' + encodeURIComponent(me.name), class: active === 'profile' ? 'active' : '' }, t('nav_profile')) : null,
   );
   const acct = document.getElementById('account');
-  const lang = h('button.linkish.lang-btn', { onclick: () => { setLang(getLang() === 'zh' ? 'en' : 'zh'); route(); }, 'aria-label': 'language' }, t('lang_switch'));
+  const lang = h('button.linkish.lang-btn', { onclick: () => { setLang(getLang() === 'zh' ? 'en' : 'zh'); route(); }, 'aria-label': t('lang_switch_label'), lang: getLang() === 'zh' ? 'en' : 'zh-CN' }, t('lang_switch'));
   if (me) {
     clear(acct,
       h('span.who', { 'data-testid': 'whoami' }, me.name, me.guest ? ` (${t('guest')})` : ''),

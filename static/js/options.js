@@ -50,7 +50,7 @@ export function optionsSummary(o) {
   if (!o) return '';
   const parts = [t(o.info_mode || 'four_dark'), `${o.move_seconds ?? 30}s`];
   if (o.max_steps && o.max_steps !== 300) parts.push(`${o.max_steps}${t('step').includes('步') ? '步' : ' steps'}`);
-  if (o.bombs_front_row) parts.push('💣↑');
+  if (o.bombs_front_row) parts.push(t('opt_bombs_badge'));
   if (o.flag_capture && o.flag_capture !== 'any') parts.push(t('flag_' + o.flag_capture));
   if (o.mines && o.mines !== 'invincible') parts.push(t('mines_' + o.mines));
   return parts.join(' · ');

@@ -13,17 +13,25 @@ function normalize(d) {
   return { id: a.id ?? a.account_id, name, guest: !!(a.guest ?? a.is_guest) };
 }
 
+// Whether this browser had a session when it last looked (the cookies are HttpOnly): a visitor
+// who never logged in is not asked for /api/auth/me (no 401s on every visit). Unknown ('' ) at
+// the first visit of a browser: ask once.
+const HINT = 'siguo_session';
+const hint = (v) => { try { if (v === undefined) return localStorage.getItem(HINT); localStorage.setItem(HINT, v); } catch { /* private mode */ } return null; };
+
 export const session = {
   me: null,
   onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
   set(me) {
     const changed = (this.me && this.me.id) !== (me && me.id);
     this.me = me;
+    hint(me ? '1' : '0');
     // The socket is authenticated at its upgrade: a new identity needs a new socket.
     if (changed) live.disconnect();
     for (const f of listeners) f(me);
   },
   async load() {
+    if (hint() === '0') { this.set(null); return; }
     try {
       this.set(normalize(await api('GET', '/api/auth/me')));
     } catch {

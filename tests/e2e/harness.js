@@ -58,6 +58,8 @@ export async function startServer(extraEnv = {}) {
     SIGUO_LOG_LEVEL: process.env.SIGUO_TEST_LOG || 'warn',
     // Every browser of the test comes from 127.0.0.1: let them meet in ranked games.
     SIGUO_LADDER_SAME_IP_RULE: 'false',
+    // Bots answer at once (games play fast); the pacing test sets its own delay.
+    SIGUO_LIVE_BOT_MOVE_DELAY_MS: '0',
     ...extraEnv,
   };
   for (const k of Object.keys(env)) if (k.startsWith('SIGUO_TEST_')) delete env[k];

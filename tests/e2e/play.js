@@ -34,7 +34,7 @@ export async function playUntilOver(page, { maxMoves = 400, onMove } = {}) {
     // The board redraws whenever an update arrives: a vanished element just means "look again".
     const from = await page.$eval('svg.board .layer-pieces .piece.selectable', g => g.getAttribute('data-station')).catch(() => null);
     if (from && moves < maxMoves && await clickStation(page, from, 2000).then(() => true, () => false)) {
-      const to = await page.waitForSelector('svg.board .layer-targets circle.target', { timeout: 3000 })
+      const to = await page.waitForSelector('svg.board .layer-targets .target', { timeout: 3000 })
         .then(t => t.getAttribute('data-station'), () => null);
       if (to && await clickStation(page, to, 2000).then(() => true, () => false)) {
         moves += 1;

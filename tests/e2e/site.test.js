@@ -185,8 +185,10 @@ test('a casual game with two people in two browsers plus two bots', { timeout: 6
   await alice.click('[data-testid=create-room]');
   for (const [k, v] of Object.entries(FAST)) await alice.fill(`dialog input[name=${k}]`, String(v));
   await alice.click('[data-testid=create-room-submit]');
-  await alice.waitForSelector('[data-testid=sit-S]');
-  await alice.click('[data-testid=sit-S]');
+  // The creator is seated at once (South) and sees the invite code the lobby asks for.
+  await alice.waitForSelector('.seat-card.me[data-seat=S]');
+  const code = (await alice.textContent('[data-testid=invite-code]')).trim();
+  assert.match(code, /^\w{4,}$/);
   await alice.waitForSelector('[data-testid=bot-E]');
   await alice.click('[data-testid=bot-E]');
   await alice.waitForSelector('[data-testid=bot-W]');
@@ -194,7 +196,11 @@ test('a casual game with two people in two browsers plus two bots', { timeout: 6
   const invite = await alice.inputValue('[data-testid=invite-link]');
   assert.match(invite, /#\/join\//);
 
-  await bob.goto(invite);
+  assert.ok(invite.endsWith(code), 'the link carries the code');
+  // Bob joins with the code, as the lobby asks.
+  await bob.goto(server.url + '/#/lobby');
+  await bob.fill('input[aria-label=邀请码]', code);
+  await bob.click('form.row button[type=submit]');
   await bob.waitForSelector('[data-testid=sit-N]');
   await bob.click('[data-testid=sit-N]');
   // Chat reaches the other browser.
@@ -278,6 +284,9 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await bob.waitForSelector('[data-testid=result]', { timeout: 60_000 });
   assert.match(await alice.textContent('[data-testid=result]'), /落败/);
   assert.match(await bob.textContent('[data-testid=result]'), /获胜/);
+  // The reason is told from each side: never "both enemy seats eliminated" above "your team lost".
+  assert.match(await alice.textContent('[data-testid=result-reason]'), /我方两家全部出局/);
+  assert.match(await bob.textContent('[data-testid=result-reason]'), /对方两家全部出局/);
   // Points change after a ranked game: +3 for the win, 0 for the surrender.
   await bob.waitForSelector('[data-testid=points]:has-text("+3")', { timeout: 30_000 });
   await alice.waitForSelector('[data-testid=points]:has-text("0")', { timeout: 30_000 });
@@ -297,6 +306,7 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   assert.match(await bob.textContent('[data-testid=ladder-ranked_dual]'), /3/);
   await bob.click('[data-testid=games] a.btn');
   await bob.waitForSelector('[data-testid=replay-board] .piece.face');
+  assert.match(await bob.textContent('[data-testid=replay-result]'), /你方获胜.*对方两家全部出局/);
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
   await alice.context().close();

@@ -301,10 +301,10 @@ describe('update', () => {
     assert.equal(next.clock, clock);
     assert.deepEqual(next.legal, {}, 'no legal_moves: not ours to move');
     assert.deepEqual(next.lastPath, ['Sc1', 'Cb1']);
-    assert.deepEqual(next.log, [moved], '`turn` is not logged');
+    assert.deepEqual(next.log.map(({ no, attacker, defender, ...ev }) => ev), [moved], '`turn` is not logged');
     assert.equal(next.selected, null);
     assert.equal(next.phase, 'battle');
-    assert.deepEqual(next.effects, []);
+    assert.deepEqual(next.effects, [{ type: 'sound', name: 'combat' }]);
   });
 
   test('a move without a path draws from → to; the last of several moves is kept', () => {
@@ -654,5 +654,97 @@ describe('selectors', () => {
     const next = run(s, { type: 'presence', room: ROOM, seats: { N: false } });
     assert.equal(S.changed(s, next, ['room', 'view']), false, 'presence leaves room and view alone');
     assert.equal(S.changed(s, next, ['presence']), true);
+  });
+});
+
+describe('a round you can follow: numbered moves, what we knew, marks, casualties, the result', () => {
+  const mv = (seat, from, to, combat = null, path) => ({ type: 'moved', seat, from, to, path: path || [from, to], combat });
+  const upd = (v, events, over = {}) => update({ v, from_v: v - 1, events, ...over });
+
+  test('every move since our last one is kept, numbered; our next move starts again', () => {
+    let s = inBattle();
+    s = run(s, upd(43, [mv('S', 'Sa1', 'Sa2')]), upd(44, [mv('W', 'Wa1', 'Wa2')]), upd(45, [mv('N', 'Nc3', 'Nc4')]));
+    assert.deepEqual(s.recent.map(e => [e.n, e.seat]), [[1, 'S'], [2, 'W'], [3, 'N']]);
+    assert.deepEqual(s.recent[0].path, ['Sa1', 'Sa2']);
+    assert.deepEqual(s.log.map(e => e.no), [38, 39, 40], 'the log numbers moves from the view\'s step count');
+    const again = run(s, upd(46, [mv('E', 'Ea1', 'Ca1', null, ['Ea1', 'Ca1'])]), upd(47, [mv('S', 'Sa2', 'Sa3')]));
+    assert.deepEqual(again.recent.map(e => [e.n, e.seat, e.from]), [[1, 'S', 'Sa2']]);
+    assert.deepEqual(S.recentMoves(run(fresh(), roomMsg({ phase: 'deploying' })),), []);
+  });
+
+  test('a combat remembers our rank and never an enemy rank we did not see', () => {
+    const s = run(inBattle(), upd(43, [mv('S', 'Sa1', 'Nc3', 'attacker_won')]), upd(44, [mv('N', 'Nb6', 'Sa2', 'both_removed')]));
+    const [a, b] = s.log;
+    assert.deepEqual(a.attacker, { seat: 'S', rank: '9', mine: true });
+    assert.deepEqual(a.defender, { seat: 'N', rank: null, mine: false });
+    assert.deepEqual(b.attacker, { seat: 'N', rank: null, mine: false });
+    assert.deepEqual(b.defender, { seat: 'S', rank: null, mine: true }, 'Sa2 was drawn hidden: no rank invented');
+    assert.deepEqual(s.effects, [{ type: 'sound', name: 'combat' }]);
+  });
+
+  test('our turn and the start of the battle are announced', () => {
+    const s = run(inBattle(), upd(43, [mv('S', 'Sa1', 'Sa2')], { view: view({ turn: 'W' }), legal_moves: {} }));
+    const mine = run(s, upd(44, [mv('W', 'Wb6', 'Wb5')], { view: view({ turn: 'S' }), legal_moves: { Sa2: ['Sa1'] } }));
+    assert.ok(mine.effects.some(e => e.type === 'your_turn'));
+    assert.ok(!s.effects.some(e => e.type === 'your_turn'));
+    const d = inDeploy();
+    const start = run(d, update({ v: d.v + 1, from_v: d.v, events: [{ type: 'battle_started' }] }));
+    assert.ok(start.effects.some(e => e.type === 'announce' && e.key === 'battle_begins'));
+  });
+
+  const withEnemies = () => run(inBattle(), upd(43, [], { view: view({ pieces: { Sa1: 'S9', Sa2: 'S?', Nc3: 'N?', Wb6: 'WF', Ec3: 'E?', Eb6: 'E?' } }) }));
+
+  test('marks: enemy pieces only; a mark follows its piece and vanishes with it; kept per game', () => {
+    let s = withEnemies();
+    assert.equal(S.markable(s, 'Ec3'), true);
+    assert.equal(S.markable(s, 'Nc3'), false, 'our partner\'s piece');
+    assert.equal(S.markable(s, 'Sa2'), false, 'our own piece');
+    assert.equal(S.markable(s, 'Wb6'), false, 'a visible piece');
+    s = run(s, { type: 'ui/click', station: 'Ec3' });
+    assert.equal(s.markMenu, 'Ec3', 'a click on an enemy piece opens the mark menu');
+    s = run(s, { type: 'ui/mark', station: 'Ec3', mark: '7' }, { type: 'ui/mark', station: 'Eb6', mark: 'B' });
+    assert.deepEqual(s.marks, { Ec3: '7', Eb6: 'B' });
+    assert.deepEqual(s.effects, [{ type: 'save_marks' }]);
+    assert.equal(s.markMenu, null);
+    s = run(s, upd(44, [mv('E', 'Ec3', 'Ec2')]));
+    assert.deepEqual(s.marks, { Ec2: '7', Eb6: 'B' }, 'follows the move');
+    assert.ok(s.effects.some(e => e.type === 'save_marks'));
+    s = run(s, upd(45, [mv('S', 'Sa1', 'Eb6', 'attacker_won')]));
+    assert.deepEqual(s.marks, { Ec2: '7' }, 'taken: gone');
+    s = run(s, upd(46, [mv('E', 'Ec2', 'Sa2', 'defender_won')]));
+    assert.deepEqual(s.marks, {}, 'lost its attack: gone');
+    s = run(s, { type: 'ui/mark', station: 'Sa2', mark: '9' });
+    assert.deepEqual(s.marks, {}, 'our own piece cannot be marked');
+  });
+
+  test('marks loaded from the browser: only for this game and on hidden enemy pieces', () => {
+    const s = withEnemies();
+    const loadedElsewhere = run(s, { type: 'ui/marks_loaded', game: 18, marks: { Ec3: '7' } });
+    assert.deepEqual(loadedElsewhere.marks, {});
+    const loaded = run(s, { type: 'ui/marks_loaded', game: 17, marks: { Ec3: '7', Nc3: '7', Sa2: '1', Ca1: '3', Eb6: 'x' } });
+    assert.deepEqual(loaded.marks, { Ec3: '7' });
+  });
+
+  test('casualties: our lost pieces by rank; an enemy\'s only counted, naming a fallen commander', () => {
+    const all = {};
+    // South: every piece but one commander and two engineers left; North: 20 hidden, flag revealed.
+    const south = ['8', '7', '7', '6', '6', '5', '5', '4', '4', '3', '3', '3', '2', '2', '2', '1', 'B', 'B', 'M', 'M', 'M', 'F'];
+    [...STATIONS.values()].filter(x => x.seat === 'S' && x.kind !== 'camp').slice(0, south.length).forEach((x, i) => { all[x.name] = 'S' + south[i]; });
+    [...STATIONS.values()].filter(x => x.seat === 'N' && x.kind !== 'camp').slice(0, 20).forEach((x) => { all[x.name] = 'N?'; });
+    const s = run(inBattle(), upd(43, [], { view: view({ pieces: all, flags_revealed: ['N'] }) }));
+    const c = S.casualties(s);
+    assert.deepEqual(c.S, { left: 22, lost: 3, ranks: ['9', '1', '1'] });
+    assert.deepEqual(c.N, { left: 20, lost: 5, ranks: ['9'] });
+    assert.deepEqual(c.E, { left: 0, lost: 25, ranks: [] });
+  });
+
+  test('the reason of the result is told from the viewer\'s side', () => {
+    const over = (you) => run(fresh(), roomMsg({ phase: 'battle', game: 17, you }), snapshot({ you,
+      view: view({ status: { state: 'won', winner: 'EW', reason: 'elimination' } }), phase: 'finished' }));
+    const lost = over({ seats: ['S'] }), won = over({ seats: ['E'] }), watching = over({ seats: [] });
+    assert.deepEqual(S.reasonText(S.result(lost)), { key: 'reason_elimination_us' });
+    assert.deepEqual(S.reasonText(S.result(won)), { key: 'reason_elimination_them' });
+    assert.deepEqual(S.reasonText(S.result(watching)), { key: 'reason_elimination_team', team: 'NS' });
+    assert.equal(S.result(lost).outcome, 'lost');
   });
 });

@@ -247,12 +247,16 @@ impl Room {
         let moves = b.game.legal_moves();
         b.bot_thinking = true;
         let me = self.me.clone();
+        // Paced: the bot answers no sooner than the delay after the change that gave it the turn.
+        let not_before = tokio::time::Instant::now()
+            + std::time::Duration::from_millis(self.live.config().bot_move_delay_ms);
         tokio::spawn(async move {
             let res = tokio::task::spawn_blocking(move || {
                 let mv = if moves.is_empty() { None } else { Some(bot.choose(&view, &moves)) };
                 (bot, mv)
             })
             .await;
+            tokio::time::sleep_until(not_before).await;
             if let Ok((bot, mv)) = res {
                 let _ = me.send(Cmd::BotDone { seat: turn, bot, mv }).await;
             }

@@ -103,7 +103,7 @@ export async function render(main) {
   // --- rooms
   const roomsBody = h('tbody');
   const roomsTable = h('table.list', h('thead', h('tr',
-    h('th', t('room_host')), h('th', t('seats')), h('th.hide-sm', t('options')), h('th', ''))), roomsBody);
+    h('th', t('room_host')), h('th', t('seats')), h('th', t('room_phase')), h('th.hide-sm', t('options')), h('th', ''))), roomsBody);
   const roomsBox = h('div', roomsTable);
   async function loadRooms() {
     try {
@@ -123,6 +123,8 @@ export async function render(main) {
         roomsBody.append(h('tr',
           h('td', r.host || '–'),
           h('td', dots, ' ', h('span.small.muted', `${t('spectators')} ${r.spectators || 0}`)),
+          // The list holds rooms that have not started: waiting, with so many seats taken.
+          h('td.small', { 'data-testid': 'room-phase' }, `${t('phase_' + (r.phase === 'deploying' ? 'deploy' : r.phase || 'waiting'))} · ${SEATS.filter(x => r.seats && r.seats[x]).length}/4`),
           h('td.hide-sm.small', optionsSummary(r.options)),
           h('td', h('a.btn.small', { href: '#/room/' + r.room }, t('join')))));
       }
@@ -156,6 +158,11 @@ export async function render(main) {
           try {
             await session.ensure();
             const ack = await live.send('create_room', { public: pub.value === 'true', options: form.value() });
+            // The creator plays: seated at South at once (another seat is a click away).
+            try {
+              await live.send('join_room', { room: ack.room });
+              await live.send('take_seat', { room: ack.room, seat: 'S' });
+            } catch { /* the room page still lets them sit */ }
             dlg.close();
             navigate('/room/' + ack.room);
           } catch (e) { err.textContent = errorText(e); }

@@ -41,6 +41,9 @@ export async function render(main, { args }) {
 
   const resultName = (g) => {
     const r = g.team_result || g.outcome;
+    // A loss by surrender or escape says so (the ladder counts them apart).
+    if (r === 'loss' && (g.surrendered || g.escaped)) return t('loss') + ' · ' + t(g.escaped ? 'elim_escaped' : 'elim_surrendered');
+    if (r === 'surrender' || r === 'escape') return t('loss') + ' · ' + t(r === 'escape' ? 'elim_escaped' : 'elim_surrendered');
     if (r) return r === 'win' ? t('win') : r === 'draw' ? t('draw') : r === 'loss' ? t('loss') : t(r === 'surrender' ? 'surrenders' : r === 'escape' ? 'escapes' : r);
     if (g.state && g.state !== 'finished') return t('in_progress');
     return '–';

@@ -5,6 +5,8 @@ import { get } from '../api.js';
 import { createBoard, SEATS, SEAT_COLOURS } from '../board.js';
 import { replayRecord } from '../replay-engine.js';
 import { optionsList } from '../options.js';
+import { session } from '../session.js';
+import { moveWords } from '../room/words.js';
 
 export async function render(main, { args, query }) {
   const id = args[0];
@@ -51,12 +53,18 @@ export async function render(main, { args, query }) {
     h('button.btn', { onclick: () => go(idx + 1), 'aria-label': t('next'), title: t('next'), 'data-testid': 'replay-next' }, '▶'),
     h('button.btn', { onclick: () => go(states.length - 1), 'aria-label': t('last'), title: t('last'), 'data-testid': 'replay-last' }, '▶|'),
     playBtn);
+  bar.addEventListener('mousedown', (ev) => ev.preventDefault()); // no focus jump, no scroll
   const moveList = h('div.log', { style: { maxHeight: '320px', position: 'relative' } });
 
   function describe(n) {
     const s = n.seat ? seatName(n.seat) : '';
     switch (n.type) {
-      case 'moved': return `${s} ${rankName(n.piece[1])} ${n.from}→${n.to}` + (n.combat ? ` ×${n.defender ? rankName(n.defender[1]) : ''} · ${t(n.combat)}` : '');
+      // The replay shows every piece: name both ranks.
+      case 'moved': return moveWords({
+        seat: n.seat, to: n.to, path: n.path, combat: n.combat,
+        attacker: { seat: n.seat, rank: n.piece ? n.piece.slice(1) : null, mine: false },
+        defender: n.defender ? { seat: n.defender[0], rank: n.defender.slice(1), mine: false } : null,
+      });
       case 'skipped': return t('skipped', { seat: s, n: n.skips });
       case 'eliminated': return t('seat_eliminated', { seat: s }) + ` (${t('elim_' + n.reason)})`;
       case 'flag_revealed': return t('flag_revealed', { seat: s });
@@ -108,7 +116,16 @@ export async function render(main, { args, query }) {
   }
 
   const result = game.result || {};
-  const resultText = result.state === 'won' ? t('winner', { team: t('team_' + result.winner) }) : result.state === 'draw' ? t('draw') : t('in_progress');
+  // Told from the viewer's side when the viewer played (their team), else from the winners'.
+  const me = session.me && (game.players || []).find(p => !p.bot && p.name === session.me.name);
+  const myTeam = me ? (me.seat === 'N' || me.seat === 'S' ? 'NS' : 'EW') : null;
+  const loser = result.winner === 'NS' ? 'EW' : 'NS';
+  const resultText = result.state === 'won'
+    ? (myTeam ? (myTeam === result.winner ? t('you_won') : t('you_lost')) : t('winner', { team: t('team_' + result.winner) }))
+    : result.state === 'draw' ? t('draw') : t('in_progress');
+  const reasonText = !result.reason ? null : result.reason !== 'elimination' || result.state !== 'won' ? t('reason_' + result.reason)
+    : myTeam ? t(myTeam === result.winner ? 'reason_elimination_them' : 'reason_elimination_us')
+      : t('reason_elimination_team', { team: t('team_' + loser) });
   const playersBox = h('div.seat-list', SEATS.map(seat => {
     const p = players[seat] || {};
     return h('div.seat-card',
@@ -118,12 +135,14 @@ export async function render(main, { args, query }) {
       h('span'));
   }));
 
+  main.classList.add('wide');
   main.append(h('div.game-layout',
-    h('div', boardBox, bar),
+    h('div.board-col', boardBox),
     h('aside.side',
+      h('section.panel.stack', { 'data-testid': 'replay-controls' }, bar, h('div.small.muted.kb-hint', t('replay_keys'))),
       h('section.panel.stack',
         h('h2', t('replay'), ' #', String(game.id ?? id), ' ', h('span.tag', t(game.kind === 'casual' ? 'casual' : game.kind === 'practice' ? 'practice_mode' : game.kind === 'ranked' ? 'ranked_mode' : 'ranked_dual_mode'))),
-        h('div.status-line', { 'data-testid': 'replay-result' }, resultText, result.reason ? h('span.small.muted', ' · ' + t('reason_' + result.reason)) : null),
+        h('div.status-line', { 'data-testid': 'replay-result' }, resultText, reasonText ? h('span.small.muted', ' · ' + reasonText) : null),
         h('div.small.muted', fmtDate(game.finished_at || game.created_at)),
         noteBox),
       h('section.panel', h('h2', t('seats')), playersBox),
@@ -140,5 +159,5 @@ export async function render(main, { args, query }) {
   document.addEventListener('keydown', keys);
   go(idx);
   void clear;
-  return () => { document.removeEventListener('keydown', keys); if (timer) clearInterval(timer); };
+  return () => { main.classList.remove('wide'); document.removeEventListener('keydown', keys); if (timer) clearInterval(timer); };
 }

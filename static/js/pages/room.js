@@ -3,7 +3,7 @@
 // (room/state.js), the views (room/*-view.js) draw the new state, and the reducer's effects
 // (send, toast, navigate, fetch the points) are carried out here.
 import { h, clear, toast } from '../dom.js';
-import { t, errorText, errorWithReason } from '../i18n.js';
+import { t, errorText, errorWithReason, rankName } from '../i18n.js';
 import { api } from '../api.js';
 import { live } from '../ws.js';
 import { session } from '../session.js';
@@ -15,6 +15,9 @@ import { createStatusView } from '../room/status-view.js';
 import { createSeatsView } from '../room/seats-view.js';
 import { createInfoView } from '../room/info-view.js';
 import { createChatView, createLogView } from '../room/feed-views.js';
+import { createCasualtiesView } from '../room/casualties-view.js';
+import { sound } from '../sound.js';
+import { MARKS, remainingMs, myTurn } from '../room/state.js';
 
 /** Server messages for the room that go straight to the reducer (`update` waits for animations). */
 const MESSAGES = ['room', 'snapshot', 'deployment', 'presence', 'chat', 'kicked', 'room_closed'];
@@ -30,18 +33,71 @@ export async function render(main, { name, args }) {
   const boardBox = h('div.board-wrap', { 'data-testid': 'board' });
   const overlay = h('div.overlay-msg', { hidden: true });
   boardBox.append(overlay);
-  const boardView = createBoardView(boardBox, { onClick: (station) => dispatch({ type: 'ui/click', station }) });
+  const boardView = createBoardView(boardBox, {
+    onClick: (station) => dispatch({ type: 'ui/click', station }),
+    onMark: (station) => dispatch({ type: 'ui/mark_menu', station }),
+  });
   const status = createStatusView(overlay, {
     act, leaveRoom, loadFormation, saveFormation: (seat) => saveFormation(seat, st.deployments[seat]),
   });
   const seats = createSeatsView(act);
   const chat = createChatView({ tab: (tab) => dispatch({ type: 'ui/chat_tab', tab }), send: sendChat });
-  const log = createLogView();
+  const log = createLogView({
+    show: (no) => {
+      const ev = no == null ? null : st.log.find(e => e.no === no);
+      boardView.board.setHighlight(no, ev ? { no, seat: ev.seat, path: ev.path || [ev.from, ev.to] } : null);
+    },
+  });
   const info = createInfoView();
-  const side = h('aside.side', status.el, seats.el, chat.el, h('section.panel', h('h2', t('log')), log.el), info.el);
-  main.append(h('div.game-layout', h('div', boardBox, h('p.small.muted', { style: { textAlign: 'center', margin: '6px 0 0' } }, t('keyboard_help'))), side));
+  const casualties = createCasualtiesView();
+  const logPanel = h('section.panel', { 'data-testid': 'log-panel' }, h('h2', t('log')), log.el);
+  const side = h('aside.side', status.el, info.el, logPanel, casualties.el, seats.el, chat.el);
+  const soundBtn = h('button.btn.small', { type: 'button', 'data-testid': 'sound', onclick: () => { sound.on = !sound.on; soundLabel(); if (sound.on) sound.play('turn'); } });
+  const soundLabel = () => { soundBtn.textContent = sound.on ? t('sound_on') : t('sound_off'); soundBtn.setAttribute('aria-pressed', String(sound.on)); };
+  soundLabel();
+  const zoomBtn = h('button.btn.small.zoom', { type: 'button', 'data-testid': 'zoom', onclick: () => {
+    const z = boardBox.classList.toggle('zoomed');
+    zoomBtn.textContent = z ? t('unzoom') : t('zoom');
+  } }, t('zoom'));
+  const tools = h('div.board-tools', zoomBtn, soundBtn, h('span.small.muted.kb-hint', t('keyboard_help') + ' · ' + t('mark_hint')));
+  main.classList.add('wide');
+  offs.push(() => main.classList.remove('wide'));
+  // The tools sit above the side panels: in view beside the board, and under it on a phone.
+  side.prepend(tools);
+  main.append(h('div.game-layout', h('div.board-col', boardBox), side));
+
+  // ---------- marks (标记): a menu next to the piece; kept in the browser per game
+  let menu = null;
+  const marksKey = (game) => 'siguo_marks_' + game;
+  let marksLoadedFor = null;
+  function drawMarkMenu() {
+    if (menu && menu.station === st.markMenu) return;
+    if (menu) { menu.el.remove(); menu = null; }
+    if (!st.markMenu) return;
+    const station = st.markMenu;
+    const pick = (mark) => dispatch({ type: 'ui/mark', station, mark });
+    const el = h('div.mark-menu', { 'data-testid': 'mark-menu', role: 'menu' },
+      h('div.title', t('mark_title')),
+      MARKS.map(m => h('button.btn.small', { type: 'button', 'data-mark': m, title: m === '?' ? '?' : rankName(m), onclick: () => pick(m) }, m === '?' ? '?' : rankName(m))),
+      h('button.btn.small', { type: 'button', 'data-mark': '', onclick: () => pick(null) }, t('mark_clear')));
+    document.body.append(el);
+    const [x, y] = boardView.board.clientPos(station);
+    el.style.left = Math.max(4, Math.min(innerWidth - 254, x - 125)) + 'px';
+    el.style.top = Math.max(56, Math.min(innerHeight - el.offsetHeight - 4, y + 18)) + 'px';
+    menu = { station, el };
+  }
+  offs.push(() => { if (menu) menu.el.remove(); });
+  function loadMarks() {
+    if (st.game == null || st.phase !== 'battle' || !st.view || marksLoadedFor === st.game) return;
+    marksLoadedFor = st.game;
+    let marks = null;
+    try { marks = JSON.parse(localStorage.getItem(marksKey(st.game)) || 'null'); } catch { /* none */ }
+    if (marks) dispatch({ type: 'ui/marks_loaded', game: st.game, marks });
+  }
+
 
   // ---------- state → views, effects → world
+  let drawnPhase = null;
   function draw() {
     const now = live.now();
     boardView.render(st, now);
@@ -50,12 +106,23 @@ export async function render(main, { name, args }) {
     info.render(st);
     chat.render(st);
     log.render(st);
+    casualties.render(st);
+    drawMarkMenu();
+    const phase = st.phase || (st.room && st.room.phase);
+    if (phase !== drawnPhase) {
+      // A new phase: old error toasts are moot; the invite matters only while waiting.
+      if (drawnPhase) toast('');
+      drawnPhase = phase;
+      if (phase === 'waiting') side.insertBefore(info.el, status.el.nextSibling);
+      else side.append(info.el);
+    }
   }
 
   function dispatch(msg) {
     st = reduce(st, msg);
     draw();
     for (const e of st.effects) run(e);
+    loadMarks();
   }
 
   function run(e) {
@@ -73,6 +140,17 @@ export async function render(main, { name, args }) {
       case 'toast': toast(e.key ? t(e.key) : e.reason ? errorWithReason(e.error) : errorText(e.error), e.kind); break;
       case 'navigate': navigate(e.to); break;
       case 'replace_url': history.replaceState(null, '', e.hash); break;
+      case 'sound': sound.play(e.name); break;
+      case 'announce': boardView.announce(t(e.key)); break;
+      case 'your_turn': boardView.announce(t('your_turn')); sound.play('turn'); break;
+      case 'save_marks':
+        if (st.game != null) {
+          try {
+            if (Object.keys(st.marks).length) localStorage.setItem(marksKey(st.game), JSON.stringify(st.marks));
+            else localStorage.removeItem(marksKey(st.game));
+          } catch { /* storage full or off */ }
+        }
+        break;
       default: console.error('unknown effect', e);
     }
   }
@@ -171,9 +249,13 @@ export async function render(main, { name, args }) {
   }
 
   // clock ticking
+  let lowWarned = null;
   const tick = setInterval(() => {
     const now = live.now();
     if (st.phase === 'battle') boardView.renderPlates(st, now);
+    // Low time on our own move: one short sound per turn.
+    const rem = remainingMs(st, now);
+    if (myTurn(st) && rem != null && rem < 10000 && lowWarned !== st.v) { lowWarned = st.v; sound.play('low'); }
     if (st.phase === 'deploying' && st.clock) status.tick(st, now);
   }, 500);
   offs.push(() => clearInterval(tick));

@@ -4,8 +4,14 @@ import { fmtClock } from '../dom.js';
 import { t, seatName, rankName, botName } from '../i18n.js';
 import { createBoard } from '../board.js';
 import * as S from './state.js';
+import { combatWords } from './words.js';
 
-const PIECES = ['view', 'phase', 'deployments', 'seats', 'room', 'you', 'lastPath'];
+const PIECES = ['view', 'phase', 'deployments', 'seats', 'room', 'you', 'lastPath', 'recent', 'marks'];
+
+/** One character for a mark on a piece's back. */
+export function markLabel(m) {
+  return m === '?' ? '?' : rankName(m).slice(0, 1);
+}
 const SELECTION = ['phase', 'you', 'confirmed', 'deployments', 'legal', 'selected', 'view', 'clock'];
 const PLATES = ['seats', 'room', 'phase', 'view', 'clock', 'presence', 'escaped', 'confirmed', 'you'];
 
@@ -18,14 +24,16 @@ const NOTE = {
   ready: () => '✓ ' + t('is_ready'),
 };
 
-export function createBoardView(container, { onClick }) {
+export function createBoardView(container, { onClick, onMark }) {
   const board = createBoard(container, {
     rankLabel: rankName,
     stationLabel: (k) => (k === 'hq' ? t('hq') : ''),
     pieceTitle: (stn, code) => `${stn}${code ? ' · ' + seatName(code[0]) + ' ' + rankName(code.slice(1)) : ''}`,
   });
   board.onClick(onClick);
+  board.onMark(onMark);
   let last = null;
+  let viewer = null; // the state the words of a combat are told for
 
   function renderPlates(s, now) {
     const plates = {};
@@ -64,10 +72,26 @@ export function createBoardView(container, { onClick }) {
         board.setFlags(S.flagStations(s));
         board.setPieces(S.boardPieces(s));
         board.setLastMove(s.lastPath);
+        board.setRecent(S.recentMoves(s));
+        const marks = {};
+        for (const [stn, m] of Object.entries(s.marks || {})) marks[stn] = markLabel(m);
+        board.setMarks(marks);
       }
       if (S.changed(last, s, SELECTION)) renderSelection(s);
       if (S.changed(last, s, PLATES)) renderPlates(s, now);
       last = s;
+      viewer = s;
+    },
+    /** Show a message over the board for a moment ("对战开始", "轮到你走棋"). */
+    announce(text) {
+      const old = container.querySelector('.announce');
+      if (old) old.remove();
+      const el = document.createElement('div');
+      el.className = 'announce';
+      el.setAttribute('data-testid', 'announce');
+      el.textContent = text;
+      container.append(el);
+      setTimeout(() => el.remove(), 1600);
     },
     /** Move the pieces of an update's `moved` events along their paths, one after the other. */
     async animate(events) {
@@ -79,7 +103,12 @@ export function createBoardView(container, { onClick }) {
         const code = pieces[ev.from] || ev.seat + '?';
         const path = ev.path || [ev.from, ev.to];
         await Promise.race([board.animateMove(path, code), new Promise(r => setTimeout(r, 3000))]);
-        if (ev.combat) board.flash(ev.to, ev.combat, t(ev.combat));
+        if (ev.combat) {
+          const mine = (c) => c && viewer && S.controls(viewer, c[0]);
+          const who = (c, seat) => ({ seat: (c && c[0]) || seat, rank: c && c[1] !== '?' ? c.slice(1) : null, mine: mine(c) });
+          const defender = pieces[ev.to];
+          board.flash(ev.to, ev.combat, combatWords({ combat: ev.combat, attacker: who(code, ev.seat), defender: who(defender, defender && defender[0]) }));
+        }
         delete pieces[ev.from];
         if (!ev.combat || ev.combat === 'attacker_won') pieces[ev.to] = code;
         else if (ev.combat === 'both_removed') delete pieces[ev.to];

@@ -3,6 +3,7 @@
 import { h, clear } from '../dom.js';
 import { t, seatName } from '../i18n.js';
 import { SEAT_COLOURS } from '../board.js';
+import { moveWords } from './words.js';
 
 /** Append `list[shown…]` to `box` with `line`, scrolled to the end; returns the new count. */
 function appendNew(box, list, shown, line) {
@@ -23,14 +24,14 @@ function chatLine(m) {
 export function logText(ev) {
   const s = ev.seat ? seatName(ev.seat) : '';
   switch (ev.type) {
-    case 'moved': return `${s}: ${ev.from} → ${ev.to}${ev.combat ? ' · ' + t(ev.combat) : ''}`;
+    case 'moved': return moveWords(ev);
     case 'skipped': return t('skipped', { seat: s, n: ev.skips });
     case 'flag_revealed': return t('flag_revealed', { seat: s });
     case 'eliminated': return t('seat_eliminated', { seat: s }) + ` (${t('elim_' + ev.reason)})`;
     case 'draw_offered': return t('draw_offered', { seat: s });
     case 'draw_declined': return `${s}: ${t('decline_draw')}`;
     case 'deploy_confirmed': return `${s}: ${t('deployed')}`;
-    case 'battle_started': return t('phase_battle');
+    case 'battle_started': return t('battle_begins');
     case 'escaped': return `${s}: ${t('elim_escaped')}`;
     case 'game_over': {
       const st = ev.status || {};
@@ -44,10 +45,15 @@ export function logText(ev) {
 export function createChatView(on) {
   const log = h('div.chat-log', { 'data-testid': 'chat-log', 'aria-live': 'polite' });
   const input = h('input', { type: 'text', maxlength: 200, placeholder: t('chat_placeholder'), 'aria-label': t('chat') });
-  const tabRoom = h('button.btn.small.active', { type: 'button', onclick: () => on.tab('room') }, t('room_chat'));
-  const tabTeam = h('button.btn.small', { type: 'button', onclick: () => on.tab('team') }, t('team_chat'));
+  // Where the message goes (not a filter of the log): a choice next to the input.
+  const radio = (value, label) => {
+    const inp = h('input', { type: 'radio', name: 'chat-to', value, 'data-testid': 'chat-to-' + value, onchange: () => on.tab(value) });
+    return [inp, h('label', inp, label)];
+  };
+  const [tabRoom, roomLabel] = radio('room', t('room_chat'));
+  const [tabTeam, teamLabel] = radio('team', t('team_chat'));
+  const sendTo = h('div.send-to', t('send_to') + ':', roomLabel, teamLabel);
   const el = h('section.panel.chat',
-    h('div.chat-tabs', tabRoom, tabTeam),
     log,
     h('form', {
       onsubmit: async (ev) => {
@@ -55,23 +61,59 @@ export function createChatView(on) {
         const text = input.value.trim();
         if (text && await on.send(text)) input.value = '';
       },
-    }, input, h('button.btn', { type: 'submit' }, t('say'))));
+    }, input, h('button.btn', { type: 'submit' }, t('say'))),
+    sendTo);
   let shown = 0;
   return {
     el,
     render(s) {
-      tabRoom.classList.toggle('active', s.chatTab === 'room');
-      tabTeam.classList.toggle('active', s.chatTab === 'team');
+      tabRoom.checked = s.chatTab === 'room';
+      tabTeam.checked = s.chatTab === 'team';
       shown = appendNew(log, s.chat, shown, chatLine);
     },
   };
 }
 
-export function createLogView() {
-  const el = h('div.log', { 'data-testid': 'log' });
-  let shown = 0;
+/**
+ * The game log beside the board, newest first: numbered moves in their seat's colour, told in
+ * words. `on.show(no)` (hover, click) stresses a move on the board; null: none.
+ */
+export function createLogView(on = {}) {
+  const el = h('div.log.game-log', { 'data-testid': 'log' });
+  let shown = 0, fixed = null;
+  function line(ev) {
+    const no = ev.type === 'moved' ? ev.no : null;
+    const badge = no != null
+      ? h('span.no', { style: { background: SEAT_COLOURS[ev.seat] } }, String(no))
+      : h('span.no.plain', '·');
+    const words = logText(ev);
+    const text = ev.type === 'moved' && ev.combat ? h('span', { class: 'combat-word ' + ev.combat }, words) : h('span', words);
+    const row = h('div.entry', { 'data-no': no ?? '', title: ev.type === 'moved' ? `${ev.from} → ${ev.to}` : '' }, badge, text);
+    if (no != null) {
+      row.addEventListener('mouseenter', () => on.show && on.show(no));
+      row.addEventListener('mouseleave', () => on.show && on.show(fixed));
+      row.addEventListener('click', () => {
+        fixed = fixed === no ? null : no;
+        for (const r of el.querySelectorAll('.entry.hl')) r.classList.remove('hl');
+        if (fixed != null) row.classList.add('hl');
+        if (on.show) on.show(fixed);
+      });
+    }
+    return row;
+  }
   return {
     el,
-    render(s) { shown = appendNew(el, s.log, shown, (ev) => h('div', logText(ev))); },
+    render(s) {
+      if (s.log.length < shown) { clear(el); shown = 0; }
+      if (s.log.length === shown) return;
+      for (const old of el.querySelectorAll('.entry.fresh')) old.classList.remove('fresh');
+      for (const ev of s.log.slice(shown)) {
+        const row = line(ev);
+        row.classList.add('fresh');
+        el.prepend(row);
+      }
+      el.scrollTop = 0;
+      shown = s.log.length;
+    },
   };
 }

@@ -18,6 +18,7 @@ export function createInfoView() {
       const kind = r.kind || 'casual';
       const parts = [h('h2', t('room'), ' ', h('span.tag', t(KIND[kind] || 'ranked_dual_mode')))];
       if (r.invite && kind === 'casual') {
+        parts.push(h('div.small.muted', t('invite_code_is')), h('div.invite-code', { 'data-testid': 'invite-code' }, r.invite));
         const link = location.origin + location.pathname + '#/join/' + r.invite;
         const inp = h('input', { type: 'text', readOnly: true, value: link, 'aria-label': t('invite_link'), 'data-testid': 'invite-link' });
         parts.push(h('div.small.muted', t('invite_link')), h('div.invite', inp, h('button.btn.small', {

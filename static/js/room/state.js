@@ -38,6 +38,10 @@ export function initialState(roomId = null) {
     chat: [], // {from, seat, team, text} or {sys: key, seat}, oldest first
     points: null, // {points, outcome} of a finished ranked game
     swapError: null, // the error of the last refused swap
+    recent: [], // the moves since (and including) our last one: {n, seat, from, to, path, combat, attacker, defender}
+    moveNo: 0, // moves seen in this game (numbers the log)
+    marks: {}, // station -> what we believe an enemy piece is ('9'…'1', 'B', 'M', 'F', '?'); kept per game
+    markMenu: null, // the station whose mark menu is open
     effects: [],
   };
 }
@@ -166,6 +170,58 @@ export function result(s) {
   return { outcome: 'over', winner: null, reason };
 }
 
+/**
+ * Why the game ended, told from this viewer's side: a key of i18n and its team (the losing team
+ * for an elimination seen by a spectator).
+ */
+export function reasonText(r, team) {
+  if (!r.reason) return null;
+  if (r.reason === 'elimination') {
+    if (r.outcome === 'won') return { key: 'reason_elimination_them' };
+    if (r.outcome === 'lost') return { key: 'reason_elimination_us' };
+    if (r.winner) return { key: 'reason_elimination_team', team: r.winner === 'NS' ? 'EW' : 'NS' };
+  }
+  void team;
+  return { key: 'reason_' + r.reason };
+}
+
+/** The pieces of one seat at the start: rank -> count (rules.md §3). */
+export const COMPOSITION = { 9: 1, 8: 1, 7: 2, 6: 2, 5: 2, 4: 2, 3: 3, 2: 3, 1: 3, B: 2, M: 3, F: 1 };
+const PIECES_PER_SEAT = 25;
+
+/**
+ * Casualties per seat from the view: {seat: {left, lost, ranks}} where `ranks` are the lost
+ * pieces we may name — every rank for the seats whose pieces we see, only the commander (its flag
+ * was revealed) for the others — and `lost` counts them all.
+ */
+export function casualties(s) {
+  const out = {};
+  if (!s.view || !s.view.pieces) return out;
+  const flags = new Set(s.view.flags_revealed || []);
+  for (const seat of SEATS) {
+    const left = {};
+    let n = 0, hidden = 0;
+    for (const code of Object.values(s.view.pieces)) {
+      if (code[0] !== seat) continue;
+      n += 1;
+      if (code[1] === '?') hidden += 1; else left[code[1]] = (left[code[1]] || 0) + 1;
+    }
+    const lost = PIECES_PER_SEAT - n;
+    const ranks = [];
+    if (hidden === 0 && (n > 0 || controls(s, seat))) {
+      for (const [rank, count] of Object.entries(COMPOSITION)) for (let i = (left[rank] || 0); i < count; i++) ranks.push(rank);
+    } else if (flags.has(seat) && !left['9'] && lost > 0) {
+      ranks.push('9'); // the flag shows when the commander falls
+    }
+    out[seat] = { left: n, lost, ranks: RANK_ORDER.filter(r => ranks.includes(r)).flatMap(r => ranks.filter(x => x === r)) };
+  }
+  return out;
+}
+const RANK_ORDER = ['9', '8', '7', '6', '5', '4', '3', '2', '1', 'B', 'M', 'F'];
+
+/** Which of the recent moves (state.recent) should be numbered on the board. */
+export const recentMoves = (s) => (s.phase === 'battle' || s.phase === 'finished' ? s.recent : []);
+
 /** The fields of a `resync` from the last version we applied. */
 export function resyncFields(s) {
   return s.v != null ? { room: s.roomId, v: s.v } : { room: s.roomId };
@@ -196,6 +252,48 @@ const forUs = (s, msg) => !!msg.room && !!s.roomId && msg.room === s.roomId;
 const withSeat = (list, seat) => (list.includes(seat) ? list : [...list, seat]);
 
 const send = (msg, fields) => ({ type: 'send', msg, fields });
+
+/**
+ * What a viewer knows of the piece `code` (from its view before the move): {seat, rank, mine}.
+ * The rank stays '?' unless the view showed it — nothing more than the outcome reveals.
+ */
+function known(s, code, seat) {
+  return { seat: (code && code[0]) || seat, rank: code && code[1] !== '?' ? code.slice(1) : null, mine: controls(s, (code && code[0]) || seat) };
+}
+
+/**
+ * The moves of an update, numbered, with what we knew of the pieces involved, and the marks
+ * carried along (a marked piece that moves keeps its mark; a removed one loses it).
+ */
+function followMoves(s, events) {
+  const pieces = { ...((s.view && s.view.pieces) || {}) };
+  let recent = s.recent, moveNo = s.moveNo, marks = s.marks, marksChanged = false;
+  const entries = [];
+  for (const ev of events) {
+    if (ev.type !== 'moved') continue;
+    moveNo += 1;
+    const a = pieces[ev.from] || ev.seat + '?';
+    const d = ev.combat ? pieces[ev.to] || null : null;
+    const entry = {
+      n: 0, no: moveNo, seat: ev.seat, from: ev.from, to: ev.to, path: ev.path || [ev.from, ev.to], combat: ev.combat || null,
+      attacker: known(s, a, ev.seat), defender: ev.combat ? known(s, d, d ? d[0] : null) : null,
+    };
+    entries.push(entry);
+    // Our own move starts a new round of marks on the board.
+    recent = controls(s, ev.seat) ? [] : recent.length >= 8 ? recent.slice(1) : recent;
+    recent = [...recent, entry].map((e, i) => (e.n === i + 1 ? e : { ...e, n: i + 1 }));
+    delete pieces[ev.from];
+    if (!ev.combat || ev.combat === 'attacker_won') pieces[ev.to] = a;
+    else if (ev.combat === 'both_removed') delete pieces[ev.to];
+    const m = { ...marks };
+    const moving = m[ev.from];
+    delete m[ev.from];
+    if (ev.combat === 'attacker_won' || ev.combat === 'both_removed') delete m[ev.to];
+    if (moving && (!ev.combat || ev.combat === 'attacker_won')) m[ev.to] = moving;
+    if (Object.keys(m).length !== Object.keys(marks).length || moving || marks[ev.to]) { marks = m; marksChanged = true; }
+  }
+  return { recent, moveNo, marks, marksChanged, entries };
+}
 
 export function reduce(state, msg) {
   const s = quiet(state);
@@ -239,6 +337,9 @@ const HANDLERS = {
       presence, escaped,
       lastPath: lastMove ? lastMove.path : s.lastPath,
       selected: null,
+      moveNo: s.game === msg.game && s.moveNo ? s.moveNo : (msg.view && msg.view.steps) || 0,
+      recent: s.game === msg.game ? s.recent : [],
+      marks: s.game === msg.game ? s.marks : {},
       effects: msg.phase === 'finished' ? [{ type: 'fetch_points' }] : [],
     };
   },
@@ -259,13 +360,24 @@ const HANDLERS = {
       return { ...s, effects: [send('resync', resyncFields(s))] };
     }
     let { phase, confirmed, escaped, lastPath } = s;
+    const followed = followMoves(s, msg.events || []);
     const log = [...s.log];
     const chat = [...s.chat];
-    for (const ev of msg.events || []) {
-      if (ev.type === 'moved') lastPath = ev.path || [ev.from, ev.to];
-      else if (ev.type === 'deploy_confirmed') confirmed = withSeat(confirmed, ev.seat);
-      else if (ev.type === 'battle_started') phase = 'battle';
-      else if (ev.type === 'escaped') escaped = { ...escaped, [ev.seat]: true };
+    const effects = [];
+    let k = 0;
+    for (const ev0 of msg.events || []) {
+      let ev = ev0;
+      if (ev.type === 'moved') {
+        // The log keeps what we knew of the pieces at the time.
+        const e = followed.entries[k++];
+        ev = { ...ev, no: e.no, attacker: e.attacker, defender: e.defender };
+        lastPath = e.path;
+        effects.push({ type: 'sound', name: ev.combat ? 'combat' : 'move' });
+      } else if (ev.type === 'deploy_confirmed') confirmed = withSeat(confirmed, ev.seat);
+      else if (ev.type === 'battle_started') {
+        phase = 'battle';
+        effects.push({ type: 'announce', key: 'battle_begins' });
+      } else if (ev.type === 'escaped') escaped = { ...escaped, [ev.seat]: true };
       if (LOGGED.has(ev.type)) log.push(ev);
       if (ANNOUNCED[ev.type]) chat.push({ sys: ANNOUNCED[ev.type], seat: ev.seat });
     }
@@ -273,12 +385,17 @@ const HANDLERS = {
     const phaseBefore = phase;
     if (msg.clock && msg.clock.phase) phase = msg.clock.phase;
     if (view && view.status && view.status.state !== 'ongoing') phase = 'finished';
-    return {
+    if (phase === 'finished' && phaseBefore !== 'finished') effects.push({ type: 'fetch_points' });
+    const next = {
       ...s,
       v: msg.v, view, clock: msg.clock || s.clock, legal: msg.legal_moves || {}, phase,
       confirmed, escaped, lastPath, log, chat, selected: null,
-      effects: phase === 'finished' && phaseBefore !== 'finished' ? [{ type: 'fetch_points' }] : [],
+      recent: followed.recent, moveNo: followed.moveNo, marks: followed.marks,
+      markMenu: followed.marksChanged ? null : s.markMenu,
     };
+    if (followed.marksChanged) effects.push({ type: 'save_marks' });
+    if (myTurn(next) && !myTurn(s)) effects.push({ type: 'your_turn' });
+    return { ...next, effects };
   },
 
   presence(s, msg) {
@@ -316,10 +433,12 @@ const HANDLERS = {
 
   /** A click on the board (`station` null: outside, or Escape). */
   'ui/click'(s, { station }) {
-    if (!station) return { ...s, selected: null };
+    if (!station) return { ...s, selected: null, markMenu: null };
     if (s.phase === 'deploying') return deployClick(s, station);
-    if (s.phase === 'battle' && myTurn(s)) return battleClick(s, station);
-    return s;
+    const target = s.selected && (s.legal[s.selected] || []).includes(station);
+    if (s.phase === 'battle' && !target && markable(s, station)) return { ...s, selected: null, markMenu: station };
+    if (s.phase === 'battle' && myTurn(s)) return battleClick({ ...s, markMenu: null }, station);
+    return s.markMenu ? { ...s, markMenu: null } : s;
   },
 
   /** Started animating an update: nothing stays selected. */
@@ -349,10 +468,44 @@ const HANDLERS = {
     return { ...s, effects: [{ type: 'toast', error, kind: 'error' }] };
   },
 
+  /** Open (station) or close (null) the mark menu of an enemy piece. */
+  'ui/mark_menu'(s, { station }) {
+    if (!station) return s.markMenu ? { ...s, markMenu: null } : s;
+    return markable(s, station) ? { ...s, markMenu: station, selected: null } : s;
+  },
+
+  /** Mark an enemy piece as what we believe it is (`mark` null: remove the mark). */
+  'ui/mark'(s, { station, mark }) {
+    if (!markable(s, station)) return { ...s, markMenu: null };
+    const marks = { ...s.marks };
+    if (mark && MARKS.includes(mark)) marks[station] = mark; else delete marks[station];
+    return { ...s, marks, markMenu: null, effects: [{ type: 'save_marks' }] };
+  },
+
+  /** Marks kept in the browser for this game: only those still on a hidden enemy piece. */
+  'ui/marks_loaded'(s, { game, marks }) {
+    if (game !== s.game || !marks) return s;
+    const kept = {};
+    for (const [stn, m] of Object.entries(marks)) if (MARKS.includes(m) && markable(s, stn)) kept[stn] = m;
+    return { ...s, marks: kept };
+  },
+
   'ui/points'(s, { points, outcome }) {
     return { ...s, points: { points, outcome: outcome || null } };
   },
 };
+
+/** What a mark can say: a rank, bomb, mine, flag, or a question mark. */
+export const MARKS = ['9', '8', '7', '6', '5', '4', '3', '2', '1', 'B', 'M', 'F', '?'];
+
+/** A piece we may mark: an enemy's (not a teammate's), hidden from us, during the battle. */
+export function markable(s, station) {
+  if (s.phase !== 'battle' || !s.view || !s.view.pieces) return false;
+  const code = s.view.pieces[station];
+  if (!code || code[1] !== '?' || controls(s, code[0])) return false;
+  const team = myTeam(s);
+  return !team || TEAM[code[0]] !== team;
+}
 
 /** Deployment: the first click picks one of our pieces, a second one of the same seat swaps. */
 function deployClick(s, stn) {

@@ -64,6 +64,9 @@ export function createStatusView(overlay, on) {
     if (myTurn) {
       statusLine.textContent = t('your_turn') + (mine.length > 1 ? ` (${seatName(tu)})` : '');
       statusLine.classList.add('mine');
+    } else if (tu && S.controls(s, tu)) {
+      // Our move is on its way: the turn passes with the next update.
+      statusLine.textContent = t('moved_waiting');
     } else {
       statusLine.textContent = tu ? t('turn_of', { seat: seatName(tu) }) : '';
     }
@@ -95,9 +98,11 @@ export function createStatusView(overlay, on) {
       : r.outcome === 'winner' ? t('winner', { team: t('team_' + r.winner) }) : r.outcome === 'draw' ? t('draw') : t('game_over');
     const cls = r.outcome === 'won' ? 'win' : r.outcome === 'lost' ? 'loss' : 'none';
     statusLine.textContent = t('game_over');
-    subLine.textContent = r.reason ? t('reason_' + r.reason) : '';
+    const why = S.reasonText(r);
+    subLine.textContent = why ? t(why.key, why.team ? { team: t('team_' + why.team) } : undefined) : '';
     controls.append(h('div.result-box', { 'data-testid': 'result', style: { width: '100%' } },
       h('div.big.' + cls, big),
+      subLine.textContent ? h('div', { 'data-testid': 'result-reason' }, subLine.textContent) : null,
       h('div.small.muted', t('full_reveal')),
       s.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', pointsText(s.points))) : null,
       h('div.row', { style: { justifyContent: 'center', marginTop: '8px' } },

@@ -59,6 +59,8 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 /// limits (login limits stay as in production).
 fn test_config(db_url: &str) -> Config {
     let mut c = Config::embedded();
+    // Bots answer at once: tests play many games (one e2e test shows the pacing).
+    c.live.bot_move_delay_ms = 0;
     c.server.listen = "127.0.0.1:0".parse().unwrap();
     c.server.workers = 2;
     c.server.shutdown_timeout_secs = 2;
