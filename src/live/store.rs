@@ -376,13 +376,40 @@ fn deployments_present(state: &str) -> bool {
 type ListRow =
     (i64, String, String, Option<String>, String, NaiveDateTime, Option<NaiveDateTime>, bool, bool);
 
+/// One game in an account's list (`GET /api/me/games`, `/api/accounts/{name}/games`).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameListItem {
+    pub id: i64,
+    pub kind: String,
+    pub state: String,
+    /// the account's first seat, and all of its seats (two under dual control)
+    pub seat: String,
+    pub seats: Vec<String>,
+    pub result: Option<Status>,
+    /// `win`, `loss`, `draw` or `ongoing` for the account's team
+    pub team_result: Option<&'static str>,
+    pub escaped: bool,
+    pub surrendered: bool,
+    pub created_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+    /// everyone at the table, by seat (names of bots are null)
+    pub players: Vec<ListedPlayer>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ListedPlayer {
+    pub seat: String,
+    pub name: Option<String>,
+    pub bot: Option<String>,
+}
+
 /// Games of an account, newest first (`before`: only ids below it).
 pub fn list_games(
     conn: &mut DbConn,
     account_id: i64,
     limit: i64,
     before: Option<i64>,
-) -> AppResult<Vec<serde_json::Value>> {
+) -> AppResult<Vec<GameListItem>> {
     let mut q = game_players::table
         .inner_join(games::table)
         .filter(game_players::account_id.eq(account_id))
@@ -406,15 +433,11 @@ pub fn list_games(
         ))
         .load(conn)?;
     // group dual-control rows (two seats, one game)
-    let mut out: Vec<serde_json::Value> = vec![];
+    let mut out: Vec<GameListItem> = vec![];
     for (id, kind, state, result, seat, created_at, finished_at, escaped, surrendered) in rows {
-        if let Some(last) = out.last_mut() {
-            if last["id"].as_i64() == Some(id) {
-                if let Some(a) = last["seats"].as_array_mut() {
-                    a.push(seat.clone().into());
-                }
-                continue;
-            }
+        if let Some(last) = out.last_mut().filter(|l| l.id == id) {
+            last.seats.push(seat);
+            continue;
         }
         if out.len() as i64 >= limit.clamp(1, 100) {
             break;
@@ -427,11 +450,41 @@ pub fn list_games(
             Status::Draw { .. } => "draw",
             Status::Ongoing => "ongoing",
         });
-        out.push(serde_json::json!({
-            "id": id, "kind": kind, "state": state, "seat": seat, "seats": [seat],
-            "result": result, "team_result": team_result, "escaped": escaped, "surrendered": surrendered,
-            "created_at": created_at, "finished_at": finished_at,
-        }));
+        let seats = vec![seat.clone()];
+        out.push(GameListItem {
+            id,
+            kind,
+            state,
+            seat,
+            seats,
+            result,
+            team_result,
+            escaped,
+            surrendered,
+            created_at,
+            finished_at,
+            players: vec![],
+        });
+    }
+    let ids: Vec<i64> = out.iter().map(|g| g.id).collect();
+    let players: Vec<(i64, String, Option<String>, Option<String>)> = game_players::table
+        .left_join(accounts::table.on(accounts::id.nullable().eq(game_players::account_id)))
+        .filter(game_players::game_id.eq_any(&ids))
+        .order((game_players::game_id, game_players::seat))
+        .select((
+            game_players::game_id,
+            game_players::seat,
+            accounts::username.nullable(),
+            game_players::bot,
+        ))
+        .load(conn)?;
+    for (game_id, seat, name, bot) in players {
+        if let Some(g) = out.iter_mut().find(|g| g.id == game_id) {
+            g.players.push(ListedPlayer { seat, name, bot });
+        }
+    }
+    for g in &mut out {
+        g.players.sort_by_key(|p| p.seat.chars().next().and_then(Seat::from_letter));
     }
     Ok(out)
 }

@@ -304,6 +304,8 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await bob.goto(`${server.url}/#/profile/${encodeURIComponent(bn)}`);
   await bob.waitForSelector('[data-testid=ladder-ranked_dual]');
   assert.match(await bob.textContent('[data-testid=ladder-ranked_dual]'), /3/);
+  // the game's line names the opponent
+  assert.ok((await bob.textContent('[data-testid=games] [data-testid=opponents]')).includes(an));
   await bob.click('[data-testid=games] a.btn');
   await bob.waitForSelector('[data-testid=replay-board] .piece.face');
   assert.match(await bob.textContent('[data-testid=replay-result]'), /你方获胜.*对方两家全部出局/);

@@ -172,6 +172,13 @@ async fn whole_game_no_hidden_ranks(backend: Backend) {
         .unwrap();
     assert_eq!(list[0]["id"].as_i64(), Some(game));
     assert_eq!(list[0]["seat"], "N");
+    // every seat of the table, with the names (the profile shows the opponents)
+    let players = list[0]["players"].as_array().unwrap();
+    let seats: Vec<&str> = players.iter().map(|p| p["seat"].as_str().unwrap()).collect();
+    assert_eq!(seats, ["N", "E", "S", "W"]);
+    for (p, c) in players.iter().zip(&cs) {
+        assert_eq!(p["name"], c.name.as_str());
+    }
     let list: Value =
         app.get(&format!("/api/accounts/{}/games", cs[1].name)).await.json().await.unwrap();
     assert_eq!(list[0]["id"].as_i64(), Some(game));

@@ -1,6 +1,6 @@
 // A player's profile: per-ladder points and record, recent games with links to replays.
 import { h, fmtDate } from '../dom.js';
-import { t, errorText, seatName } from '../i18n.js';
+import { t, errorText, seatName, botName } from '../i18n.js';
 import { get } from '../api.js';
 import { session } from '../session.js';
 
@@ -48,10 +48,19 @@ export async function render(main, { args }) {
     if (g.state && g.state !== 'finished') return t('in_progress');
     return '–';
   };
+  // The other team's players (bots by level), from the list item's `players`.
+  const opponents = (g) => {
+    const mine = String(g.seat || '').split('+').concat(g.seats || []);
+    const team = (s) => (s === 'N' || s === 'S') ? 'NS' : 'EW';
+    const ours = mine.length ? team(mine[0]) : null;
+    return (g.players || []).filter(p => ours && team(p.seat) !== ours)
+      .map(p => p.name || botName(p.bot)).join('、');
+  };
   const rows = games.map(g => h('tr',
     h('td', fmtDate(g.finished_at || g.created_at)),
     h('td', kindName(g.kind)),
     h('td', g.seat ? String(g.seat).split('+').map(seatName).join('+') : ''),
+    h('td', { 'data-testid': 'opponents' }, opponents(g)),
     h('td', (() => { const p = pointsOf.get(g.id); const v = p ? p.points : g.points; return v == null ? '' : (v > 0 ? '+' : '') + v; })()),
     h('td', h('b', { style: { color: g.team_result === 'win' ? '#2f8f55' : g.team_result === 'loss' ? '#a3281d' : '' } }, resultName(g))),
     h('td', g.state === 'finished' || !g.state ? h('a.btn.small', { href: '#/replay/' + g.id }, t('watch_replay')) : h('a.btn.small', { href: '#/game/' + g.id }, t('spectate')))));
@@ -60,6 +69,6 @@ export async function render(main, { args }) {
     h('div.hero', h('div', h('h1', { 'data-testid': 'profile-name' }, (profile && (profile.username || profile.name)) || name), h('p', t('profile')))),
     h('div', { style: { display: 'grid', gap: '14px', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', marginBottom: '14px' } }, ladderCards),
     h('section.panel', h('h2', t('recent_games')),
-      games.length ? h('table.list', { 'data-testid': 'games' }, h('thead', h('tr', h('th', t('date')), h('th', t('mode')), h('th', t('seats')), h('th', t('points')), h('th', t('result')), h('th', ''))), h('tbody', rows))
+      games.length ? h('table.list', { 'data-testid': 'games' }, h('thead', h('tr', h('th', t('date')), h('th', t('mode')), h('th', t('seats')), h('th', t('opponents')), h('th', t('points')), h('th', t('result')), h('th', ''))), h('tbody', rows))
         : h('div.empty', t('none'))));
 }
