@@ -25,7 +25,7 @@ pub mod position;
 pub mod record;
 pub mod view;
 
-pub use board::{Seat, Station, StationKind, Team};
+pub use board::{Board, Seat, Station, StationKind, Team, Variant};
 pub use by_seat::BySeat;
 pub use deploy::{DeployError, Deployment, Formation};
 pub use game::{
