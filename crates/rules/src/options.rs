@@ -71,6 +71,15 @@ pub struct OptionsError {
 }
 
 impl Options {
+    /// The defaults of a game: rules.md §10; Hidden Front differs in `mines = mutual` (seed 000).
+    pub fn for_variant(variant: crate::board::Variant) -> Options {
+        match variant {
+            crate::board::Variant::FourPlayer => Options::default(),
+            crate::board::Variant::HiddenFront => {
+                Options { mines: MineRule::Mutual, ..Options::default() }
+            }
+        }
+    }
     /// Check every numeric option is in its range (rules.md §10).
     pub fn validate(&self) -> Result<(), OptionsError> {
         let checks: [(&'static str, u32, u32, u32); 5] = [

@@ -72,7 +72,12 @@ fn play(seed: u64, opts: Options, check_everything: bool) -> (Game, GameRecord) 
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let deployments = Seat::ALL.map(|s| Deployment::random(s, &opts, &mut rng));
     let mut g = Game::new(opts, &deployments).unwrap();
-    let mut record = GameRecord { options: opts, deployments, actions: vec![] };
+    let mut record = GameRecord {
+        variant: Variant::FourPlayer,
+        options: opts,
+        deployments: deployments.to_vec(),
+        actions: vec![],
+    };
     let mut n_actions = 0;
     while !g.is_over() {
         n_actions += 1;
