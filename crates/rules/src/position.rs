@@ -52,21 +52,7 @@ struct RawPosition {
 impl TryFrom<RawPosition> for Position {
     type Error = String;
     fn try_from(r: RawPosition) -> Result<Position, String> {
-        let mut options =
-            serde_json::to_value(Options::for_variant(r.variant)).map_err(|e| e.to_string())?;
-        if let Some(given) = r.options {
-            let serde_json::Value::Object(given) = given else {
-                return Err("options must be an object".into());
-            };
-            let known = options.as_object_mut().expect("options serialize as an object");
-            for (k, v) in given {
-                if !known.contains_key(&k) {
-                    return Err(format!("unknown option {k:?}"));
-                }
-                known.insert(k, v);
-            }
-        }
-        let options: Options = serde_json::from_value(options).map_err(|e| e.to_string())?;
+        let options = Options::from_json_for(r.variant, r.options)?;
         let hidden_front = r.variant == Variant::HiddenFront;
         let mut skips = r.skips;
         skips.extend(r.timeouts);
