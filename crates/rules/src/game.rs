@@ -324,13 +324,13 @@ struct Comps {
     label: [u8; Station::COUNT],
     n: usize,
     /// Per component: its stations, and the occupied rail stations next to it.
-    sets: [(Bits, Bits); 80],
+    sets: [(Bits, Bits); 74],
 }
 
 impl Comps {
     #[inline(always)]
     fn new() -> Comps {
-        Comps { label: [u8::MAX; Station::COUNT], n: 0, sets: [(Bits([0; 3]), Bits([0; 3])); 80] }
+        Comps { label: [u8::MAX; Station::COUNT], n: 0, sets: [(Bits([0; 3]), Bits([0; 3])); 74] }
     }
     /// The component of the empty rail station `v`: (members, occupied border).
     #[inline]
@@ -478,13 +478,13 @@ impl Game {
     }
     /// The seat to move, `None` once the game is over.
     pub fn turn(&self) -> Option<Seat> {
-        (self.status == Status::Ongoing).then_some(self.turn)
+        matches!(self.status, Status::Ongoing).then_some(self.turn)
     }
     pub fn status(&self) -> Status {
         self.status
     }
     pub fn is_over(&self) -> bool {
-        self.status() != Status::Ongoing
+        !matches!(self.status, Status::Ongoing)
     }
     pub fn steps(&self) -> u32 {
         self.steps
@@ -1123,10 +1123,10 @@ impl Game {
                 self.status = Status::Won { winner: team, reason: WinReason::Elimination };
             }
         }
-        if self.status == Status::Ongoing && steps && self.steps >= self.options.max_steps {
+        if matches!(self.status, Status::Ongoing) && steps && self.steps >= self.options.max_steps {
             self.status = Status::Draw { reason: DrawReason::StepLimit };
         }
-        if self.status != Status::Ongoing {
+        if !matches!(self.status, Status::Ongoing) {
             // `turn` becomes the live seat that would have moved next.
             let mut s = if steps { self.turn.next() } else { self.turn };
             while self.is_eliminated(s) {
