@@ -184,6 +184,29 @@ fn play_variant(
     (g, record)
 }
 
+/// The record survives JSON and replays to the same game; the position round trip keeps pieces,
+/// turn, eliminations and counters.
+fn check_record_and_position(g: &Game, record: &GameRecord) -> Result<(), TestCaseError> {
+    let json = serde_json::to_string(record).unwrap();
+    let record2: GameRecord = serde_json::from_str(&json).unwrap();
+    prop_assert_eq!(&record2, record);
+    let replayed = record2.replay().unwrap();
+    prop_assert_eq!(&replayed, g);
+    let p = g.to_position();
+    prop_assert_eq!(Game::from_position(&p).unwrap().to_position(), p);
+    Ok(())
+}
+
+/// The game is over; the record replays to it, its events ending with the game's end.
+fn check_replay_events(g: &Game, record: &GameRecord) -> Result<(), TestCaseError> {
+    prop_assert!(g.is_over());
+    let (g2, events) = record.replay_with_events().unwrap();
+    prop_assert_eq!(&g2, g);
+    let last_is_over = matches!(events.last(), Some(Event::GameOver { .. }));
+    prop_assert!(last_is_over);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
@@ -192,14 +215,7 @@ proptest! {
         let (g, record) = play(seed, opts, true);
         prop_assert!(g.is_over());
         prop_assert!(g.steps() <= opts.max_steps);
-        let json = serde_json::to_string(&record).unwrap();
-        let record2: GameRecord = serde_json::from_str(&json).unwrap();
-        prop_assert_eq!(&record2, &record);
-        let replayed = record2.replay().unwrap();
-        prop_assert_eq!(&replayed, &g);
-        // the position round trip keeps pieces, turn, eliminations
-        let p = g.to_position();
-        prop_assert_eq!(Game::from_position(&p).unwrap().to_position(), p);
+        check_record_and_position(&g, &record)?;
     }
 }
 
@@ -209,11 +225,7 @@ proptest! {
     #[test]
     fn random_games_end_and_replay(seed in any::<u64>(), opts in options()) {
         let (g, record) = play(seed, opts, false);
-        prop_assert!(g.is_over());
-        let (g2, events) = record.replay_with_events().unwrap();
-        prop_assert_eq!(&g2, &g);
-        let last_is_over = matches!(events.last(), Some(Event::GameOver { .. }));
-        prop_assert!(last_is_over);
+        check_replay_events(&g, &record)?;
     }
 
     #[test]
@@ -261,13 +273,7 @@ proptest! {
         prop_assert!(g.is_over());
         let seat_won_or_draw = matches!(g.status(), Status::SeatWon { .. } | Status::Draw { .. });
         prop_assert!(seat_won_or_draw);
-        let json = serde_json::to_string(&record).unwrap();
-        let record2: GameRecord = serde_json::from_str(&json).unwrap();
-        prop_assert_eq!(&record2, &record);
-        let replayed = record2.replay().unwrap();
-        prop_assert_eq!(&replayed, &g);
-        let p = g.to_position();
-        prop_assert_eq!(Game::from_position(&p).unwrap().to_position(), p);
+        check_record_and_position(&g, &record)?;
     }
 }
 
@@ -277,11 +283,7 @@ proptest! {
     #[test]
     fn hidden_front_games_end_and_replay(seed in any::<u64>(), opts in hf_options()) {
         let (g, record) = play_variant(Variant::HiddenFront, seed, opts, false);
-        prop_assert!(g.is_over());
-        let (g2, events) = record.replay_with_events().unwrap();
-        prop_assert_eq!(&g2, &g);
-        let last_is_over = matches!(events.last(), Some(Event::GameOver { .. }));
-        prop_assert!(last_is_over);
+        check_replay_events(&g, &record)?;
     }
 
     #[test]
