@@ -26,11 +26,13 @@ enum Command {
     Serve,
     /// Apply pending database migrations and exit
     Migrate,
-    /// Referee: `moves`, `play` or `view <seat>`; JSON on stdin and stdout (rules.md §11).
+    /// Referee: `moves`, `play`, `view <seat>` or `deploy <seat>`; JSON on stdin and stdout
+    /// (rules.md §11), for either game (`"variant": "hidden_front"`, hidden-front.md §8).
     Rules {
-        /// `moves`, `play` or `view`
+        /// `moves`, `play`, `view` or `deploy`
         cmd: String,
-        /// The viewing seat for `view` (`N`, `E`, `S`, `W` or `spectator`)
+        /// The viewing seat for `view` (`N`, `E`, `S`, `W` or `spectator`); the deploying seat
+        /// for `deploy`
         seat: Option<String>,
     },
 }

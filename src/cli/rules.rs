@@ -1,10 +1,16 @@
-//! `siguo rules moves|play|view <seat>`: the referee command (rules.md §11).
+//! `siguo rules moves|play|view <seat>|deploy <seat>`: the referee command (rules.md §11), for
+//! both games: a position with `"variant": "hidden_front"` is a Hidden Front position
+//! (hidden-front.md §8: stations `"C7"`, seats `S` and `N`).
 //!
 //! Reads JSON on stdin, prints JSON on stdout. Any bad input or illegal action prints
 //! `{"error": {"code", "index"?, "message"}}` and returns exit status 2.
 use serde::Deserialize;
 use serde_json::{json, Value};
-use siguo_rules::{Action, Game, Position, Seat, SeatSet, Viewer};
+use siguo_rules::{
+    Action, Deployment, Game, Options, Piece, Position, Rank, Seat, SeatSet, Station, Variant,
+    Viewer,
+};
+use std::collections::BTreeMap;
 use std::io::Read;
 
 /// A referee failure: stable code, optional action index, human message.
@@ -83,22 +89,82 @@ pub fn play(input: &str) -> Result<Value, RefereeError> {
     }))
 }
 
+/// A seat letter of `variant` (`N E S W`; `S N` for Hidden Front).
+fn parse_seat(s: &str, variant: Variant) -> Result<Seat, RefereeError> {
+    let mut cs = s.chars();
+    match (cs.next().and_then(Seat::from_letter), cs.next()) {
+        (Some(seat), None) if variant.has_seat(seat) => Ok(seat),
+        _ => Err(RefereeError::new("invalid_seat", format!("unknown seat {s:?}"))),
+    }
+}
+
 /// The position as `seat` sees it (hidden ranks as `"?"`).
 pub fn view(input: &str, seat: &str) -> Result<Value, RefereeError> {
+    // An unknown seat is refused before the input is read.
+    if seat != "spectator" {
+        parse_seat(seat, Variant::FourPlayer)?;
+    }
+    let p: Position = serde_json::from_str(input).map_err(json_error)?;
     let viewer = match seat {
         "spectator" => Viewer::Spectator,
-        s => {
-            let mut cs = s.chars();
-            let seat = match (cs.next().and_then(Seat::from_letter), cs.next()) {
-                (Some(seat), None) => seat,
-                _ => return Err(RefereeError::new("invalid_seat", format!("unknown seat {s:?}"))),
-            };
-            Viewer::Seats(SeatSet::one(seat))
-        }
+        s => Viewer::Seats(SeatSet::one(parse_seat(s, p.variant)?)),
     };
-    let p: Position = serde_json::from_str(input).map_err(json_error)?;
     let g = load(&p)?;
     serde_json::to_value(g.view(viewer)).map_err(|e| RefereeError::new("internal", e.to_string()))
+}
+
+/// A deployment piece: a rank (`"9"`) or a piece of the deploying seat (`"S9"`).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum DeployPiece {
+    Rank(Rank),
+    Piece(Piece),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeployInput {
+    #[serde(default)]
+    variant: Variant,
+    pieces: BTreeMap<Station, DeployPiece>,
+    #[serde(default)]
+    options: Option<Value>,
+}
+
+/// Check one seat's whole deployment (rules.md §4, hidden-front.md §3): `{"ok": true}`, or the
+/// first broken rule as an error with the deployment error's code.
+pub fn deploy(input: &str, seat: &str) -> Result<Value, RefereeError> {
+    let inp: DeployInput = serde_json::from_str(input).map_err(json_error)?;
+    let seat = parse_seat(seat, inp.variant)?;
+    let options = Options::from_json_for(inp.variant, inp.options)
+        .map_err(|e| RefereeError::new("invalid_options", e))?;
+    options.validate().map_err(|e| RefereeError::new("invalid_options", e.to_string()))?;
+    let mut pieces = BTreeMap::new();
+    for (station, p) in inp.pieces {
+        let rank = match p {
+            DeployPiece::Rank(r) => r,
+            DeployPiece::Piece(p) if p.owner == seat => p.rank,
+            DeployPiece::Piece(p) => {
+                return Err(RefereeError::new(
+                    "wrong_owner",
+                    format!("{station}: {p} does not belong to seat {}", seat.letter()),
+                ))
+            }
+        };
+        pieces.insert(station, rank);
+    }
+    Deployment { seat, pieces }
+        .validate_for(inp.variant, &options)
+        .map_err(|e| RefereeError::new(e.code(), deploy_message(&e)))?;
+    Ok(json!({ "ok": true }))
+}
+
+/// The deployment error's message, naming the station or the rank.
+fn deploy_message(e: &siguo_rules::DeployError) -> String {
+    match serde_json::to_value(e).ok().and_then(|v| v.get("station").cloned()) {
+        Some(Value::String(st)) => format!("{e} ({st})"),
+        _ => e.to_string(),
+    }
 }
 
 /// Run one referee subcommand on `input`.
@@ -110,9 +176,13 @@ pub fn run_on(sub: &str, seat: Option<&str>, input: &str) -> Result<Value, Refer
             Some(s) => view(input, s),
             None => Err(RefereeError::new("missing_seat", "usage: siguo rules view <seat>")),
         },
+        "deploy" => match seat {
+            Some(s) => deploy(input, s),
+            None => Err(RefereeError::new("missing_seat", "usage: siguo rules deploy <seat>")),
+        },
         _ => Err(RefereeError::new(
             "unknown_command",
-            format!("unknown rules command {sub:?} (moves, play, view)"),
+            format!("unknown rules command {sub:?} (moves, play, view, deploy)"),
         )),
     }
 }

@@ -8,7 +8,7 @@ use crate::live::store;
 use actix_web::{get, web, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
-use siguo_rules::{GameRecord, Viewer};
+use siguo_rules::{GameRecord, Variant, Viewer};
 use utoipa::{IntoParams, ToSchema};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -36,16 +36,18 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
     let (record, public) = match (&g.deployments, finished) {
         (Some(d), true) => (
             json!(GameRecord {
+                variant: Variant::FourPlayer,
                 options: g.options,
-                deployments: d.clone(),
+                deployments: d.to_vec(),
                 actions: g.actions.clone()
             }),
             serde_json::Value::Null,
         ),
         (Some(d), false) => {
             let rec = GameRecord {
+                variant: Variant::FourPlayer,
                 options: g.options,
-                deployments: d.clone(),
+                deployments: d.to_vec(),
                 actions: g.actions.clone(),
             };
             let view = rec

@@ -125,6 +125,8 @@ pub fn team_outcome(status: Status, team: Team) -> Option<Outcome> {
         Status::Won { winner, .. } if winner == team => Some(Outcome::Win),
         Status::Won { .. } => Some(Outcome::Loss),
         Status::Draw { .. } => Some(Outcome::Draw),
+        // Hidden Front games never count for the four-player ladders.
+        Status::SeatWon { .. } => None,
     }
 }
 

@@ -228,6 +228,7 @@ pub enum ErrorCode {
     // deployment refusals (`DeployError`), with a `detail`
     FlagNotInHeadquarters,
     MineOutsideBackRows,
+    MineInHeadquarters,
     BombInFrontRow,
     PieceInCamp,
     WrongCount,
@@ -270,6 +271,7 @@ impl From<&DeployError> for ErrorCode {
         match e {
             DeployError::FlagNotInHeadquarters { .. } => ErrorCode::FlagNotInHeadquarters,
             DeployError::MineOutsideBackRows { .. } => ErrorCode::MineOutsideBackRows,
+            DeployError::MineInHeadquarters { .. } => ErrorCode::MineInHeadquarters,
             DeployError::BombInFrontRow { .. } => ErrorCode::BombInFrontRow,
             DeployError::PieceInCamp { .. } => ErrorCode::PieceInCamp,
             DeployError::WrongCount { .. } => ErrorCode::WrongCount,

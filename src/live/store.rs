@@ -447,6 +447,8 @@ pub fn list_games(
         let team_result = result.map(|r| match r {
             Status::Won { winner, .. } if winner == s.team() => "win",
             Status::Won { .. } => "loss",
+            Status::SeatWon { winner, .. } if winner == s => "win",
+            Status::SeatWon { .. } => "loss",
             Status::Draw { .. } => "draw",
             Status::Ongoing => "ongoing",
         });

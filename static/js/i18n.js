@@ -154,7 +154,7 @@ const zhErrors = {
   no_piece_there: '那里没有你的棋子', outside_region: '只能在自己的区域内布阵', not_your_seat: '这不是你的座位',
   draw_offer_too_soon: '暂时不能再次提和', in_ranked_game: '你还有一局排位赛没有结束', already_queued: '你已在另一个匹配队列中', match_pending: '正在为你创建对局', draw_offer_pending: '已有和棋提议', invalid_options: '规则选项不合法', password_too_short: '密码太短', password_too_long: '密码太长',
   too_many_requests: '请求过于频繁，请稍后再试', unauthorized: '请先登录', guest_not_allowed: '游客不能进行此操作',
-  not_found: '找不到', flag_not_in_headquarters: '军旗必须放在大本营', mine_outside_back_rows: '地雷只能放在最后两排',
+  not_found: '找不到', flag_not_in_headquarters: '军旗必须放在大本营', mine_outside_back_rows: '地雷只能放在最后两排', mine_in_headquarters: '地雷不能放在大本营',
   bomb_in_front_row: '炸弹不能放在第一排', piece_in_camp: '行营开局不能放子', not_your_turn: '还没轮到你',
   illegal_move: '不合法的走法', already_in_queue: '已在匹配队列中', seat_taken: '座位已被占用', room_full: '房间已满',
 };

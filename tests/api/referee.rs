@@ -108,3 +108,168 @@ fn play_timeout_and_draw() {
     assert_eq!(v["status"]["state"], "draw");
     assert_eq!(v["status"]["reason"], "agreement");
 }
+
+// ----- Hidden Front (hidden-front.md §8) -----
+
+fn hf(turn: &str, pieces: Value) -> Value {
+    json!({"variant": "hidden_front", "turn": turn, "pieces": pieces})
+}
+
+#[test]
+fn hidden_front_moves_cross_the_front_only_at_a_c_e() {
+    let pos = hf(
+        "S",
+        json!({"A7": "S5", "B7": "S5", "C7": "S5", "D7": "S5", "E7": "S5", "B1": "NF", "C1": "N2"}),
+    );
+    let (code, v) = referee(&["moves"], &pos.to_string());
+    assert_eq!(code, 0, "{v}");
+    let moves: Vec<String> = serde_json::from_value(v["moves"].clone()).unwrap();
+    for m in ["A7-A6", "C7-C6", "E7-E6", "A7-A2"] {
+        assert!(moves.contains(&m.to_string()), "{m}: {moves:?}");
+    }
+    for m in ["B7-B6", "D7-D6"] {
+        assert!(!moves.contains(&m.to_string()), "{m} crosses a mountain");
+    }
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted);
+}
+
+#[test]
+fn hidden_front_play_flag_capture_and_position_format() {
+    let pos = hf("S", json!({"B2": "S3", "B1": "NF", "C1": "N2", "C12": "S2"}));
+    let input = json!({"position": pos, "actions": ["B2-B1"]});
+    let (code, v) = referee(&["play"], &input.to_string());
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["status"], json!({"state": "won", "winner": "S", "reason": "flag_captured"}));
+    assert_eq!(v["position"]["variant"], "hidden_front");
+    assert_eq!(v["position"]["pieces"]["B1"], "S3");
+    assert_eq!(v["position"]["timeouts"], json!({"N": 0, "S": 0}));
+    assert_eq!(v["position"]["quiet_steps"], 0);
+    assert_eq!(v["position"]["steps"], 1);
+    assert_eq!(v["events"].as_array().unwrap().last().unwrap()["type"], "game_over");
+}
+
+#[test]
+fn hidden_front_play_timeouts_quiet_steps_and_draw_offers() {
+    let mut pos = hf("S", json!({"C1": "N2", "C12": "S2"}));
+    pos["timeouts"] = json!({"S": 2, "N": 0});
+    pos["quiet_steps"] = json!(50);
+    let input = json!({"position": pos, "actions": ["offer N", "timeout"]});
+    let (code, v) = referee(&["play"], &input.to_string());
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["status"], json!({"state": "won", "winner": "N", "reason": "timeouts"}));
+    assert_eq!(v["position"]["timeouts"]["S"], 3);
+    let mut pos = hf("S", json!({"C1": "N2", "C12": "S2"}));
+    pos["quiet_steps"] = json!(99);
+    let input = json!({"position": pos, "actions": ["C12-C11"]});
+    let (_, v) = referee(&["play"], &input.to_string());
+    assert_eq!(v["status"], json!({"state": "draw", "winner": null, "reason": "no_combat"}));
+    let pos = hf("S", json!({"C1": "N2", "C12": "S2"}));
+    let input = json!({"position": pos, "actions": ["offer S", "C12-C11", "accept N"]});
+    let (_, v) = referee(&["play"], &input.to_string());
+    assert_eq!(v["status"]["reason"], "agreement");
+    let input = json!({"position": pos, "actions": ["offer S", "decline N", "offer S"]});
+    let (code, v) = referee(&["play"], &input.to_string());
+    assert_eq!(code, 2);
+    assert_eq!(
+        v["error"],
+        json!({"code": "draw_offer_too_soon", "index": 2, "message": v["error"]["message"]})
+    );
+}
+
+#[test]
+fn hidden_front_bad_positions_exit_2() {
+    for (pos, code) in [
+        (hf("S", json!({"Sa1": "S9"})), "station_not_on_board"),
+        (hf("S", json!({"A1": "E9"})), "seat_not_in_game"),
+        (hf("S", json!({"F1": "S9"})), "invalid_position"),
+        (json!({"turn": "S", "pieces": {"C7": "S9"}}), "station_not_on_board"),
+        (json!({"variant": "chess", "turn": "S", "pieces": {}}), "invalid_position"),
+    ] {
+        let (c, v) = referee(&["moves"], &pos.to_string());
+        assert_eq!((c, v["error"]["code"].as_str()), (2, Some(code)), "{pos}");
+    }
+    let input = json!({"position": hf("S", json!({"C12": "S2", "C1": "N2"})), "actions": ["C12-B11", "C1-C2"]});
+    let (code, v) = referee(&["play"], &input.to_string());
+    assert_eq!(
+        (code, v["error"]["code"].as_str(), v["error"]["index"].as_i64()),
+        (2, Some("illegal_move"), Some(0))
+    );
+}
+
+#[test]
+fn hidden_front_view_hides_ranks() {
+    let pos = hf("S", json!({"C7": "S9", "C6": "N3", "B1": "NF"}));
+    let (code, v) = referee(&["view", "N"], &pos.to_string());
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["pieces"]["C7"], "S?");
+    assert_eq!(v["pieces"]["C6"], "N3");
+    assert_eq!(v["variant"], "hidden_front");
+    assert_eq!(v["quiet_steps"], 0);
+    let (_, v) = referee(&["view", "spectator"], &pos.to_string());
+    assert_eq!(v["pieces"]["B1"], "N?");
+    let (code, v) = referee(&["view", "E"], &pos.to_string());
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("invalid_seat")));
+}
+
+fn random_deployment(variant: siguo_rules::Variant, seat: siguo_rules::Seat) -> Value {
+    use rand::SeedableRng;
+    let o = siguo_rules::Options::for_variant(variant);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let d = siguo_rules::Deployment::random_for(variant, seat, &o, &mut rng);
+    serde_json::to_value(&d.pieces).unwrap()
+}
+
+#[test]
+fn deploy_accepts_legal_and_names_the_broken_rule() {
+    use siguo_rules::{Seat, Variant};
+    // four-player, ranks as values, variant omitted
+    let pieces = random_deployment(Variant::FourPlayer, Seat::W);
+    let (code, v) = referee(&["deploy", "W"], &json!({"pieces": pieces}).to_string());
+    assert_eq!((code, &v), (0, &json!({"ok": true})));
+    let (code, v) = referee(&["deploy", "E"], &json!({"pieces": pieces}).to_string());
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("outside_region")));
+    // Hidden Front, pieces written as in positions
+    let mut pieces = random_deployment(Variant::HiddenFront, Seat::N);
+    for v in pieces.as_object_mut().unwrap().values_mut() {
+        *v = json!(format!("N{}", v.as_str().unwrap()));
+    }
+    let input = json!({"variant": "hidden_front", "pieces": pieces});
+    let (code, v) = referee(&["deploy", "N"], &input.to_string());
+    assert_eq!((code, &v), (0, &json!({"ok": true})));
+    // a mine moved into the free headquarters
+    let obj = pieces.as_object().unwrap();
+    let flag_hq = obj.iter().find(|(_, p)| *p == "NF").unwrap().0.clone();
+    let other_hq = if flag_hq == "B1" { "D1" } else { "B1" };
+    let mine = obj.iter().find(|(_, p)| *p == "NM").unwrap().0.clone();
+    let mut bad = pieces.clone();
+    let displaced = bad[other_hq].clone();
+    bad[other_hq] = json!("NM");
+    bad[&mine] = displaced;
+    let input = json!({"variant": "hidden_front", "pieces": bad});
+    let (code, v) = referee(&["deploy", "N"], &input.to_string());
+    assert_eq!(code, 2, "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains(other_hq), "{v}");
+    // (the displaced piece, neither flag nor mine, may stand on the mine's back-row station)
+    assert_eq!(v["error"]["code"], "mine_in_headquarters", "{v}");
+    // other errors: a piece of the other seat, East in Hidden Front, a missing seat, options
+    let (code, v) = referee(
+        &["deploy", "S"],
+        &json!({"variant": "hidden_front", "pieces": pieces}).to_string(),
+    );
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("wrong_owner")));
+    let (code, v) =
+        referee(&["deploy", "E"], &json!({"variant": "hidden_front", "pieces": {}}).to_string());
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("invalid_seat")));
+    let (code, v) = referee(&["deploy"], &json!({"pieces": {}}).to_string());
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("missing_seat")));
+    let input = json!({"variant": "hidden_front", "pieces": pieces, "options": {"max_skips": 0}});
+    let (code, v) = referee(&["deploy", "N"], &input.to_string());
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("invalid_options")));
+    let (code, v) = referee(
+        &["deploy", "N"],
+        &json!({"variant": "hidden_front", "pieces": {"A1": "N9"}}).to_string(),
+    );
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("wrong_count")));
+}

@@ -86,6 +86,10 @@ pub fn evaluate(g: &Game, team: Team, depth_left: u32) -> i32 {
             let v = WIN + depth_left as i32;
             return if winner == team { v } else { -v };
         }
+        Status::SeatWon { winner, .. } => {
+            let v = WIN + depth_left as i32;
+            return if winner.team() == team { v } else { -v };
+        }
         Status::Draw { .. } => return 0,
         Status::Ongoing => {}
     }

@@ -133,12 +133,14 @@ impl Bot for StandardBot {
                     }
                     let pieces = self.know.sample(&doms, &view.options, &mut self.rng);
                     let pos = Position {
+                        variant: view.variant,
                         turn: me,
                         pieces,
                         options: view.options,
                         eliminated: view.eliminated.clone(),
                         skips: view.skips.clone(),
                         steps: view.steps,
+                        quiet_steps: view.quiet_steps,
                     };
                     match Game::from_position(&pos) {
                         Ok(g) => samples.push(g),

@@ -3,7 +3,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use siguo_rules::{Deployment, Game, Options, Seat, Station};
+use siguo_rules::{Deployment, Game, Options, Seat, Station, Variant};
 use std::hint::black_box;
 
 fn new_game(rng: &mut ChaCha8Rng, opts: &Options) -> Game {
@@ -14,6 +14,23 @@ fn new_game(rng: &mut ChaCha8Rng, opts: &Options) -> Game {
 /// Play a random game to its end with the allocation-free API; returns the number of steps.
 fn random_game(rng: &mut ChaCha8Rng, opts: &Options, buf: &mut Vec<(Station, Station)>) -> u32 {
     let mut g = new_game(rng, opts);
+    while !g.is_over() {
+        g.legal_pairs(buf);
+        let (f, t) = buf[rng.random_range(0..buf.len())];
+        g.play_fast(f, t);
+    }
+    g.steps()
+}
+
+/// A random Hidden Front game to its end; returns the number of steps.
+fn random_hidden_front_game(rng: &mut ChaCha8Rng, buf: &mut Vec<(Station, Station)>) -> u32 {
+    let opts = Options::for_variant(Variant::HiddenFront);
+    let deps: Vec<Deployment> = Variant::HiddenFront
+        .seats()
+        .iter()
+        .map(|&s| Deployment::random_for(Variant::HiddenFront, s, &opts, rng))
+        .collect();
+    let mut g = Game::start(Variant::HiddenFront, opts, &deps).expect("legal deployments");
     while !g.is_over() {
         g.legal_pairs(buf);
         let (f, t) = buf[rng.random_range(0..buf.len())];
@@ -69,6 +86,9 @@ fn bench(c: &mut Criterion) {
     grp.throughput(Throughput::Elements(1));
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     grp.bench_function("random_game_to_end", |b| b.iter(|| random_game(&mut rng, &opts, &mut buf)));
+    grp.bench_function("random_hidden_front_game_to_end", |b| {
+        b.iter(|| random_hidden_front_game(&mut rng, &mut buf))
+    });
     grp.finish();
 }
 

@@ -1,5 +1,9 @@
-//! Deployment (布阵, rules.md §4).
-use crate::board::{Seat, Station};
+//! Deployment (布阵, rules.md §4; Hidden Front: hidden-front.md §3).
+//!
+//! Both games use the same local layout of a seat's region (`a1`..`e6`, row 1 the front), so one
+//! set of placement rules serves both; Hidden Front adds that a mine may not stand in a
+//! headquarters and ignores `bombs_front_row`. A deployment's game is that of its stations.
+use crate::board::{Seat, Station, Variant};
 use crate::options::Options;
 use crate::piece::Rank;
 use serde::{Deserialize, Serialize};
@@ -11,8 +15,10 @@ use std::collections::BTreeMap;
 pub enum DeployError {
     #[error("the flag must be in a headquarters")]
     FlagNotInHeadquarters { station: Station },
-    #[error("mines must be in rows 5-6")]
+    #[error("mines must be in the last two rows")]
     MineOutsideBackRows { station: Station },
+    #[error("mines may not be in a headquarters")]
+    MineInHeadquarters { station: Station },
     #[error("bombs may not be in the front row")]
     BombInFrontRow { station: Station },
     #[error("pieces may not start in a camp")]
@@ -32,6 +38,7 @@ impl DeployError {
         match self {
             DeployError::FlagNotInHeadquarters { .. } => "flag_not_in_headquarters",
             DeployError::MineOutsideBackRows { .. } => "mine_outside_back_rows",
+            DeployError::MineInHeadquarters { .. } => "mine_in_headquarters",
             DeployError::BombInFrontRow { .. } => "bomb_in_front_row",
             DeployError::PieceInCamp { .. } => "piece_in_camp",
             DeployError::WrongCount { .. } => "wrong_count",
@@ -55,15 +62,30 @@ pub struct Deployment {
 pub struct Formation(pub BTreeMap<String, Rank>);
 
 impl Deployment {
-    /// Check every constraint of rules.md §4; the first failure found is returned.
+    /// The game this deployment is for: that of its first station (four-player if empty).
+    pub fn variant(&self) -> Variant {
+        self.pieces.keys().next().map_or(Variant::FourPlayer, |s| s.variant())
+    }
+    /// Check every constraint of rules.md §4 (or hidden-front.md §3 for a Hidden Front
+    /// deployment, see [`Deployment::variant`]); the first failure found is returned.
+    pub fn validate(&self, options: &Options) -> Result<(), DeployError> {
+        self.validate_for(self.variant(), options)
+    }
+    /// Check every constraint of `variant`'s deployment rules; the first failure found is
+    /// returned.
     ///
     /// Order of checks: stations outside the region, pieces in camps, piece counts, empty
     /// stations, then flag / mine / bomb placement (in station order).
-    pub fn validate(&self, options: &Options) -> Result<(), DeployError> {
+    pub fn validate_for(&self, variant: Variant, options: &Options) -> Result<(), DeployError> {
+        let board = variant.board();
         for &st in self.pieces.keys() {
-            if st.region() != Some(self.seat) {
+            if st.region() != Some(self.seat) || !board.contains(st) {
                 return Err(DeployError::OutsideRegion { station: st });
             }
+        }
+        if !variant.has_seat(self.seat) {
+            let station = Station::of_seat(self.seat, 0, 1);
+            return Err(DeployError::OutsideRegion { station });
         }
         for &st in self.pieces.keys() {
             if st.is_camp() {
@@ -83,12 +105,9 @@ impl Deployment {
                 });
             }
         }
-        for row in 1..=6u8 {
-            for col in 0..5u8 {
-                let st = Station::of_seat(self.seat, col, row);
-                if !st.is_camp() && !self.pieces.contains_key(&st) {
-                    return Err(DeployError::EmptyStation { station: st });
-                }
+        for st in board.deployment_zone(self.seat) {
+            if !self.pieces.contains_key(&st) {
+                return Err(DeployError::EmptyStation { station: st });
             }
         }
         for (&st, &r) in &self.pieces {
@@ -96,18 +115,23 @@ impl Deployment {
         }
         Ok(())
     }
-    /// A uniformly random legal deployment.
-    ///
-    /// The flag goes to one of the two headquarters, the mines to three of the nine remaining
-    /// row 5–6 stations, the bombs to two of the remaining allowed stations and the other pieces
-    /// are shuffled over the rest: every legal deployment has the same probability.
+    /// A uniformly random legal four-player deployment (see [`Deployment::random_for`]).
     pub fn random<R: rand::Rng + ?Sized>(seat: Seat, options: &Options, rng: &mut R) -> Deployment {
+        Deployment::random_for(Variant::FourPlayer, seat, options, rng)
+    }
+    /// A uniformly random legal deployment of `seat` (which must play in `variant`).
+    ///
+    /// The flag goes to one of the two headquarters, the mines to three of the remaining
+    /// allowed row 5–6 stations, the bombs to two of the remaining allowed stations and the
+    /// other pieces are shuffled over the rest: every legal deployment has the same probability.
+    pub fn random_for<R: rand::Rng + ?Sized>(
+        variant: Variant,
+        seat: Seat,
+        options: &Options,
+        rng: &mut R,
+    ) -> Deployment {
         use rand::seq::SliceRandom;
-        let mut free: Vec<Station> = (1..=6u8)
-            .flat_map(|row| (0..5u8).map(move |col| (col, row)))
-            .map(|(c, r)| Station::of_seat(seat, c, r))
-            .filter(|s| !s.is_camp())
-            .collect();
+        let mut free: Vec<Station> = variant.board().deployment_zone(seat).collect();
         let mut pieces = BTreeMap::new();
         let take =
             |free: &mut Vec<Station>, pred: &dyn Fn(Station) -> bool, rng: &mut R| -> Station {
@@ -118,10 +142,11 @@ impl Deployment {
         let st = take(&mut free, &|s: Station| s.is_headquarters(), rng);
         pieces.insert(st, Rank::Flag);
         for _ in 0..Rank::Mine.count() {
-            let st = take(&mut free, &|s: Station| s.row() >= 5, rng);
+            let st =
+                take(&mut free, &|s: Station| placement_ok(s, Rank::Mine, options).is_ok(), rng);
             pieces.insert(st, Rank::Mine);
         }
-        let front_ok = options.bombs_front_row;
+        let front_ok = options.bombs_front_row && variant == Variant::FourPlayer;
         for _ in 0..Rank::Bomb.count() {
             let st = take(&mut free, &|s: Station| front_ok || s.row() != 1, rng);
             pieces.insert(st, Rank::Bomb);
@@ -160,44 +185,52 @@ impl Deployment {
                 .collect(),
         )
     }
-    /// Place a formation for a seat and validate it.
+    /// Place a formation for a seat of the four-player game and validate it.
     pub fn from_formation(
         seat: Seat,
         f: &Formation,
         options: &Options,
     ) -> Result<Deployment, DeployError> {
+        Deployment::from_formation_for(Variant::FourPlayer, seat, f, options)
+    }
+    /// Place a formation for a seat of `variant` and validate it. (Both games share the local
+    /// station names, so one formation fits either.)
+    pub fn from_formation_for(
+        variant: Variant,
+        seat: Seat,
+        f: &Formation,
+        options: &Options,
+    ) -> Result<Deployment, DeployError> {
+        let board = variant.board();
+        // A name that is not a station of the region: report the seat's first station.
+        let first = board.station(seat, 0, 1).unwrap_or(Station::of_seat(seat, 0, 1));
         let mut pieces = BTreeMap::new();
         for (name, &r) in &f.0 {
             let b = name.as_bytes();
-            let st =
-                (b.len() == 2 && (b'a'..=b'e').contains(&b[0]) && (b'1'..=b'6').contains(&b[1]))
-                    .then(|| Station::of_seat(seat, b[0] - b'a', b[1] - b'0'));
-            match st {
-                Some(st) => {
-                    pieces.insert(st, r);
-                }
-                // A name that is not a station of the region: report the seat's first station.
-                None => {
-                    return Err(DeployError::OutsideRegion {
-                        station: Station::of_seat(seat, 0, 1),
-                    });
-                }
-            }
+            let st = (b.len() == 2 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
+                .then(|| board.station(seat, b[0] - b'a', b[1] - b'0'))
+                .flatten()
+                .ok_or(DeployError::OutsideRegion { station: first })?;
+            pieces.insert(st, r);
         }
         let d = Deployment { seat, pieces };
-        d.validate(options)?;
+        d.validate_for(variant, options)?;
         Ok(d)
     }
 }
 
-/// Whether rank `r` may stand on `st` (flag, mine and bomb placement rules).
+/// Whether rank `r` may stand on `st` (flag, mine and bomb placement rules of its board).
 fn placement_ok(st: Station, r: Rank, options: &Options) -> Result<(), DeployError> {
+    let hidden_front = st.variant() == Variant::HiddenFront;
     match r {
         Rank::Flag if !st.is_headquarters() => {
             Err(DeployError::FlagNotInHeadquarters { station: st })
         }
         Rank::Mine if st.row() < 5 => Err(DeployError::MineOutsideBackRows { station: st }),
-        Rank::Bomb if st.row() == 1 && !options.bombs_front_row => {
+        Rank::Mine if hidden_front && st.is_headquarters() => {
+            Err(DeployError::MineInHeadquarters { station: st })
+        }
+        Rank::Bomb if st.row() == 1 && (hidden_front || !options.bombs_front_row) => {
             Err(DeployError::BombInFrontRow { station: st })
         }
         _ if st.is_camp() => Err(DeployError::PieceInCamp { station: st }),

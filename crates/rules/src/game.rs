@@ -1,6 +1,9 @@
-//! The battle phase (rules.md §1, §5–§7).
+//! The battle phase (rules.md §1, §5–§7; Hidden Front: hidden-front.md §1, §4–§5).
+//!
+//! Moves and combat are the same on both boards; the variant decides who is friend and foe
+//! (teams NS/EW, or South against North), the turn order, and how the game ends.
 use crate::bits::Bits;
-use crate::board::{tables, Seat, Station, Tables, Team};
+use crate::board::{tables, Seat, Station, Tables, Team, Variant};
 use crate::deploy::{DeployError, Deployment};
 use crate::options::{FlagCapture, MineRule, Options};
 use crate::piece::{Piece, Rank};
@@ -92,8 +95,28 @@ pub enum ElimReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WinReason {
-    /// Both seats of the other team were eliminated.
+    /// Both seats of the other team were eliminated (four-player).
     Elimination,
+    /// Hidden Front: the enemy flag was captured.
+    FlagCaptured,
+    /// Hidden Front: the enemy had no legal move at the start of its turn.
+    NoLegalMove,
+    /// Hidden Front: the enemy's third timeout.
+    Timeouts,
+    /// Hidden Front: the enemy surrendered.
+    Surrender,
+}
+
+impl WinReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            WinReason::Elimination => "elimination",
+            WinReason::FlagCaptured => "flag_captured",
+            WinReason::NoLegalMove => "no_legal_move",
+            WinReason::Timeouts => "timeouts",
+            WinReason::Surrender => "surrender",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -101,15 +124,56 @@ pub enum WinReason {
 pub enum DrawReason {
     StepLimit,
     Agreement,
+    /// Hidden Front: 100 steps without combat.
+    NoCombat,
 }
 
-/// The state of the game. JSON: `{"state": "ongoing"|"won"|"draw", "winner": "NS"|"EW"|null, "reason": "..."|null}`.
+impl DrawReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            DrawReason::StepLimit => "step_limit",
+            DrawReason::Agreement => "agreement",
+            DrawReason::NoCombat => "no_combat",
+        }
+    }
+}
+
+/// The state of the game. JSON: `{"state": "ongoing"|"won"|"draw", "winner": "NS"|"EW"|"S"|"N"|null, "reason": "..."|null}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     Ongoing,
-    Won { winner: Team, reason: WinReason },
-    Draw { reason: DrawReason },
+    /// A team won (four-player).
+    Won {
+        winner: Team,
+        reason: WinReason,
+    },
+    /// A seat won (Hidden Front).
+    SeatWon {
+        winner: Seat,
+        reason: WinReason,
+    },
+    Draw {
+        reason: DrawReason,
+    },
 }
+
+impl Status {
+    /// Whether `seat` is among the winners (`None` while ongoing or after a draw).
+    pub fn is_winner(&self, seat: Seat) -> Option<bool> {
+        match *self {
+            Status::Won { winner, .. } => Some(seat.team() == winner),
+            Status::SeatWon { winner, .. } => Some(seat == winner),
+            Status::Ongoing | Status::Draw { .. } => None,
+        }
+    }
+}
+
+/// Hidden Front: a side's third timeout loses (hidden-front.md §5).
+pub const HF_TIMEOUT_LIMIT: u32 = 3;
+/// Hidden Front: this many steps without combat draw the game.
+pub const HF_QUIET_LIMIT: u32 = 100;
+/// Hidden Front: after an offer at step n, the same side may offer again at step n + 10.
+pub const HF_REOFFER_STEPS: u32 = 10;
 
 /// What happened. Events carry **no ranks**: they are public and may go to every receiver.
 /// (A flag revealed is public by rule.) JSON is internally tagged by `"type"`.
@@ -221,10 +285,6 @@ fn cell_owner(c: u8) -> usize {
 fn cell_rank(c: u8) -> u8 {
     (c & 15) - 1
 }
-#[inline(always)]
-fn cell_team(c: u8) -> u8 {
-    (c >> 4) & 1
-}
 pub(crate) fn cell_piece(c: u8) -> Option<Piece> {
     (c != 0).then(|| Piece {
         owner: Seat::from_index(cell_owner(c)),
@@ -236,6 +296,7 @@ pub(crate) fn cell_piece(c: u8) -> Option<Piece> {
 /// (or [`Game::play_fast`] with a move from the generator).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
+    pub(crate) variant: Variant,
     pub(crate) options: Options,
     pub(crate) board: [u8; Station::COUNT],
     pub(crate) occ: [Bits; 4],
@@ -243,6 +304,9 @@ pub struct Game {
     pub(crate) turn: Seat,
     pub(crate) status: Status,
     pub(crate) steps: u32,
+    /// Steps since the last combat (Hidden Front's draw rule).
+    pub(crate) quiet: u32,
+    /// Skips (Hidden Front: timeouts).
     pub(crate) skips: [u32; 4],
     pub(crate) elim: [Option<ElimReason>; 4],
     pub(crate) revealed: [bool; 4],
@@ -250,7 +314,7 @@ pub struct Game {
     pub(crate) offer: Option<(Seat, u8)>,
     /// Number of turns that began for each seat.
     pub(crate) turns_started: [u32; 4],
-    /// `turns_started` of the seat when it last offered a draw.
+    /// `turns_started` of the seat when it last offered a draw (Hidden Front: `steps`).
     pub(crate) last_offer: [Option<u32>; 4],
     pub(crate) initial: Vec<Event>,
 }
@@ -322,14 +386,16 @@ impl Sink<'_> {
 }
 
 impl Game {
-    pub(crate) fn empty(options: Options) -> Game {
+    pub(crate) fn empty(variant: Variant, options: Options) -> Game {
         Game {
+            variant,
             options,
             board: [0; Station::COUNT],
             occ: [Bits::default(); 4],
-            turn: Seat::N,
+            turn: variant.first_seat(),
             status: Status::Ongoing,
             steps: 0,
+            quiet: 0,
             skips: [0; 4],
             elim: [None; 4],
             revealed: [false; 4],
@@ -350,13 +416,30 @@ impl Game {
         self.occ[p.owner.index()].set(i);
     }
 
-    /// Start the battle from four validated deployments (index = `Seat::index()`); North moves first.
-    /// Seats with no legal move at the start are eliminated at once (see `initial_events`).
+    /// Start the four-player battle from four validated deployments (index = `Seat::index()`);
+    /// North moves first. Seats with no legal move at the start are eliminated at once (see
+    /// `initial_events`).
     pub fn new(options: Options, deployments: &[Deployment; 4]) -> Result<Game, DeployError> {
-        let mut g = Game::empty(options);
-        for (i, d) in deployments.iter().enumerate() {
-            let seat = Seat::from_index(i);
-            d.validate(&options)?;
+        Game::start(Variant::FourPlayer, options, deployments)
+    }
+
+    /// Start the battle of either game from one validated deployment per seat, in the order of
+    /// `variant.seats()` (four-player: N E S W; Hidden Front: S N). The first seat moves first;
+    /// a first seat without a legal move is handled as at any turn start.
+    pub fn start(
+        variant: Variant,
+        options: Options,
+        deployments: &[Deployment],
+    ) -> Result<Game, DeployError> {
+        let mut g = Game::empty(variant, options);
+        let seats = variant.seats();
+        let board = variant.board();
+        for (i, &seat) in seats.iter().enumerate() {
+            let Some(d) = deployments.get(i) else {
+                let station = board.deployment_zone(seat).next().expect("a region");
+                return Err(DeployError::EmptyStation { station });
+            };
+            d.validate_for(variant, &options)?;
             if d.seat != seat {
                 let st = *d.pieces.keys().next().expect("validated deployment has pieces");
                 return Err(DeployError::OutsideRegion { station: st });
@@ -365,10 +448,26 @@ impl Game {
                 g.put(st, Piece { owner: seat, rank });
             }
         }
+        if let Some(extra) = deployments.get(seats.len()) {
+            let station = *extra.pieces.keys().next().unwrap_or(&Station(0));
+            return Err(DeployError::OutsideRegion { station });
+        }
         let mut ev = Vec::new();
-        g.start_turn(Seat::N, &mut Sink { events: Some(&mut ev) });
+        let sink = &mut Sink { events: Some(&mut ev) };
+        match variant {
+            Variant::FourPlayer => g.start_turn(Seat::N, sink),
+            Variant::HiddenFront => g.hf_start_turn(variant.first_seat(), sink),
+        }
         g.initial = ev;
         Ok(g)
+    }
+    /// Which game this is.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+    /// Steps since the last combat (counted in both games; Hidden Front draws at 100).
+    pub fn quiet_steps(&self) -> u32 {
+        self.quiet
     }
     /// Events produced while starting (eliminations of seats without a legal move; the first `Turn`).
     pub fn initial_events(&self) -> Vec<Event> {
@@ -379,19 +478,23 @@ impl Game {
     }
     /// The seat to move, `None` once the game is over.
     pub fn turn(&self) -> Option<Seat> {
-        (self.status == Status::Ongoing).then_some(self.turn)
+        matches!(self.status, Status::Ongoing).then_some(self.turn)
     }
     pub fn status(&self) -> Status {
         self.status
     }
     pub fn is_over(&self) -> bool {
-        self.status() != Status::Ongoing
+        !matches!(self.status, Status::Ongoing)
     }
     pub fn steps(&self) -> u32 {
         self.steps
     }
     pub fn skips(&self, seat: Seat) -> u32 {
         self.skips[seat.index()]
+    }
+    /// Whether `seat` plays in this game and is not eliminated.
+    pub fn in_play(&self, seat: Seat) -> bool {
+        self.variant.has_seat(seat) && !self.is_eliminated(seat)
     }
     pub fn is_eliminated(&self, seat: Seat) -> bool {
         self.elim[seat.index()].is_some()
@@ -411,7 +514,8 @@ impl Game {
             (s, Seat::ALL.into_iter().filter(|x| m & (1 << x.index()) != 0).collect())
         })
     }
-    /// Whether `seat` may offer a draw now (live, no offer pending, 10-own-turn rule).
+    /// Whether `seat` may offer a draw now (live, no offer pending, 10-own-turn rule; Hidden
+    /// Front: 10 steps after its last offer).
     pub fn can_offer_draw(&self, seat: Seat) -> bool {
         self.offer_error(seat).is_none()
     }
@@ -419,11 +523,17 @@ impl Game {
         if self.is_over() {
             return Some(RuleError::GameOver);
         }
-        if self.is_eliminated(seat) {
+        if !self.in_play(seat) {
             return Some(RuleError::SeatEliminated);
         }
         if self.offer.is_some() {
             return Some(RuleError::DrawOfferPending);
+        }
+        if self.variant == Variant::HiddenFront {
+            return match self.last_offer[seat.index()] {
+                Some(n) if self.steps < n + HF_REOFFER_STEPS => Some(RuleError::DrawOfferTooSoon),
+                _ => None,
+            };
         }
         match self.last_offer[seat.index()] {
             Some(t) if self.turns_started[seat.index()] < t + 10 => {
@@ -454,6 +564,15 @@ impl Game {
         }
     }
 
+    /// The side of a piece cell: its team (four-player), or its seat (Hidden Front).
+    #[inline(always)]
+    fn side(&self, c: u8) -> u8 {
+        match self.variant {
+            Variant::FourPlayer => (c >> 4) & 1,
+            Variant::HiddenFront => c >> 4,
+        }
+    }
+
     /// May a piece of `rank`/`team` end its move on `d`?
     #[inline(always)]
     fn can_enter(&self, t: &Tables, rank: u8, team: u8, d: usize) -> bool {
@@ -461,7 +580,7 @@ impl Game {
         if c == 0 {
             return true;
         }
-        if cell_team(c) == team || t.camp[d] {
+        if self.side(c) == team || t.camp[d] {
             return false;
         }
         cell_rank(c) != FLAG || self.capture_ok(rank)
@@ -478,7 +597,7 @@ impl Game {
     fn piece_dests(&self, t: &Tables, s: usize, out: &mut Bits) {
         let c = self.board[s];
         let rank = cell_rank(c);
-        let team = cell_team(c);
+        let team = self.side(c);
         for k in 0..t.adj_n[s] as usize {
             let d = t.adj[s][k] as usize;
             if self.can_enter(t, rank, team, d) {
@@ -558,8 +677,7 @@ impl Game {
     /// camps; and (second value) enemy flags, for pieces that may not take a flag.
     #[inline(always)]
     fn forbidden(&self, t: &Tables, me: usize) -> (Bits, Bits) {
-        let team = self.occ[me].or(self.occ[(me + 2) & 3]);
-        let enemy = self.occ[(me + 1) & 3].or(self.occ[(me + 3) & 3]);
+        let (team, enemy) = self.sides(me);
         let base = team.or(enemy.and(t.camp_mask));
         let mut flags = Bits::default();
         if self.options.flag_capture != FlagCapture::Any {
@@ -570,6 +688,18 @@ impl Game {
             });
         }
         (base, flags)
+    }
+
+    /// The pieces of seat `me`'s side and of its enemies.
+    #[inline(always)]
+    fn sides(&self, me: usize) -> (Bits, Bits) {
+        match self.variant {
+            Variant::FourPlayer => (
+                self.occ[me].or(self.occ[(me + 2) & 3]),
+                self.occ[(me + 1) & 3].or(self.occ[(me + 3) & 3]),
+            ),
+            Variant::HiddenFront => (self.occ[me], self.occ[(me + 2) & 3]),
+        }
     }
 
     /// Run the fast generator over every mobile piece of the seat to move: `emit(from, dests)`.
@@ -762,10 +892,15 @@ impl Game {
                 self.exec_timeout(&mut Sink { events: Some(&mut ev) });
             }
             Action::Surrender { seat } => {
-                if self.is_eliminated(seat) {
+                if !self.in_play(seat) {
                     return Err(RuleError::SeatEliminated);
                 }
                 let sink = &mut Sink { events: Some(&mut ev) };
+                if self.variant == Variant::HiddenFront {
+                    let winner = seat.partner();
+                    self.end(Status::SeatWon { winner, reason: WinReason::Surrender }, sink);
+                    return Ok(ev);
+                }
                 self.eliminate(seat, ElimReason::Surrendered, sink);
                 if !self.game_over_check(sink, false) && seat == self.turn {
                     self.start_turn(seat.next(), sink);
@@ -776,7 +911,10 @@ impl Game {
                     return Err(e);
                 }
                 self.offer = Some((seat, 0));
-                self.last_offer[seat.index()] = Some(self.turns_started[seat.index()]);
+                self.last_offer[seat.index()] = Some(match self.variant {
+                    Variant::FourPlayer => self.turns_started[seat.index()],
+                    Variant::HiddenFront => self.steps,
+                });
                 ev.push(Event::DrawOffered { seat });
             }
             Action::AcceptDraw { seat } => {
@@ -786,7 +924,7 @@ impl Game {
                 ev.push(Event::DrawAccepted { seat });
                 let all = Seat::ALL
                     .into_iter()
-                    .filter(|&s| s != by && !self.is_eliminated(s))
+                    .filter(|&s| s != by && self.in_play(s))
                     .all(|s| mask & (1 << s.index()) != 0);
                 if all {
                     self.offer = None;
@@ -809,7 +947,7 @@ impl Game {
     }
 
     fn answer_check(&self, seat: Seat) -> Result<(Seat, u8), RuleError> {
-        if self.is_eliminated(seat) {
+        if !self.in_play(seat) {
             return Err(RuleError::SeatEliminated);
         }
         match self.offer {
@@ -838,8 +976,13 @@ impl Game {
         let i = seat.index();
         self.skips[i] += 1;
         self.steps += 1;
+        self.quiet += 1;
         let skips = self.skips[i];
         sink.push(|| Event::Skipped { seat, skips });
+        if self.variant == Variant::HiddenFront {
+            self.hf_end_step(seat, true, sink);
+            return;
+        }
         if skips >= self.options.max_skips {
             self.eliminate(seat, ElimReason::TooManySkips, sink);
         }
@@ -910,6 +1053,7 @@ impl Game {
             Some(outcome)
         };
         self.steps += 1;
+        self.quiet = if combat.is_some() { 0 } else { self.quiet + 1 };
         let seat = Seat::from_index(ao);
         if sink.on() {
             let (f, t) = (Station(from as u8), Station(to as u8));
@@ -919,6 +1063,15 @@ impl Game {
             if s != usize::MAX && s != flag_taken {
                 self.reveal_flag(s, sink);
             }
+        }
+        if self.variant == Variant::HiddenFront {
+            if flag_taken != usize::MAX {
+                self.turn = seat.partner();
+                self.end(Status::SeatWon { winner: seat, reason: WinReason::FlagCaptured }, sink);
+            } else {
+                self.hf_end_step(seat, false, sink);
+            }
+            return;
         }
         if flag_taken != usize::MAX {
             self.eliminate(Seat::from_index(flag_taken), ElimReason::FlagCaptured, sink);
@@ -970,10 +1123,10 @@ impl Game {
                 self.status = Status::Won { winner: team, reason: WinReason::Elimination };
             }
         }
-        if self.status == Status::Ongoing && steps && self.steps >= self.options.max_steps {
+        if matches!(self.status, Status::Ongoing) && steps && self.steps >= self.options.max_steps {
             self.status = Status::Draw { reason: DrawReason::StepLimit };
         }
-        if self.status != Status::Ongoing {
+        if !matches!(self.status, Status::Ongoing) {
             // `turn` becomes the live seat that would have moved next.
             let mut s = if steps { self.turn.next() } else { self.turn };
             while self.is_eliminated(s) {
@@ -986,6 +1139,48 @@ impl Game {
             return true;
         }
         false
+    }
+
+    /// End the game with `status` (offers end with it).
+    fn end(&mut self, status: Status, sink: &mut Sink) {
+        self.status = status;
+        self.offer = None;
+        sink.push(|| Event::GameOver { status });
+    }
+
+    /// Hidden Front: `mover`'s turn ended by a move (without a flag capture) or a timeout.
+    /// An offer of the other side lapses; then, in the order of hidden-front.md §5: the other
+    /// side without a legal move loses, a third timeout loses, 100 quiet steps draw.
+    fn hf_end_step(&mut self, mover: Seat, timed_out: bool, sink: &mut Sink) {
+        let next = mover.partner();
+        if let Some((by, _)) = self.offer {
+            if by == next {
+                self.offer = None;
+                sink.push(|| Event::DrawOfferExpired { seat: by });
+            }
+        }
+        if timed_out && self.skips[mover.index()] >= HF_TIMEOUT_LIMIT && self.has_move(next) {
+            self.turn = next;
+            self.end(Status::SeatWon { winner: next, reason: WinReason::Timeouts }, sink);
+        } else if self.quiet >= HF_QUIET_LIMIT && self.has_move(next) {
+            self.turn = next;
+            self.end(Status::Draw { reason: DrawReason::NoCombat }, sink);
+        } else {
+            self.hf_start_turn(next, sink);
+        }
+    }
+
+    /// Hidden Front: begin `seat`'s turn; without a legal move it loses.
+    fn hf_start_turn(&mut self, seat: Seat, sink: &mut Sink) {
+        self.turn = seat;
+        self.turns_started[seat.index()] += 1;
+        if self.has_move(seat) {
+            let steps = self.steps;
+            sink.push(|| Event::Turn { seat, steps });
+        } else {
+            let winner = seat.partner();
+            self.end(Status::SeatWon { winner, reason: WinReason::NoLegalMove }, sink);
+        }
     }
 
     fn finish_turn(&mut self, sink: &mut Sink) {
@@ -1026,7 +1221,7 @@ impl Game {
 #[derive(Serialize, Deserialize)]
 struct StatusJson {
     state: String,
-    winner: Option<Team>,
+    winner: Option<String>,
     reason: Option<String>,
 }
 
@@ -1036,18 +1231,18 @@ impl Serialize for Status {
             Status::Ongoing => StatusJson { state: "ongoing".into(), winner: None, reason: None },
             Status::Won { winner, reason } => StatusJson {
                 state: "won".into(),
-                winner: Some(*winner),
-                reason: Some(match reason {
-                    WinReason::Elimination => "elimination".into(),
-                }),
+                winner: Some(format!("{winner:?}")),
+                reason: Some(reason.code().into()),
+            },
+            Status::SeatWon { winner, reason } => StatusJson {
+                state: "won".into(),
+                winner: Some(winner.letter().into()),
+                reason: Some(reason.code().into()),
             },
             Status::Draw { reason } => StatusJson {
                 state: "draw".into(),
                 winner: None,
-                reason: Some(match reason {
-                    DrawReason::StepLimit => "step_limit".into(),
-                    DrawReason::Agreement => "agreement".into(),
-                }),
+                reason: Some(reason.code().into()),
             },
         };
         j.serialize(s)
@@ -1058,14 +1253,43 @@ impl<'de> Deserialize<'de> for Status {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let j = StatusJson::deserialize(d)?;
-        match (j.state.as_str(), j.winner, j.reason.as_deref()) {
-            ("ongoing", None, _) => Ok(Status::Ongoing),
-            ("won", Some(winner), _) => Ok(Status::Won { winner, reason: WinReason::Elimination }),
-            ("draw", None, Some("step_limit")) => {
-                Ok(Status::Draw { reason: DrawReason::StepLimit })
+        let win = |code: Option<&str>| {
+            [
+                WinReason::Elimination,
+                WinReason::FlagCaptured,
+                WinReason::NoLegalMove,
+                WinReason::Timeouts,
+                WinReason::Surrender,
+            ]
+            .into_iter()
+            .find(|r| Some(r.code()) == code)
+        };
+        let draw = |code: Option<&str>| {
+            [DrawReason::StepLimit, DrawReason::Agreement, DrawReason::NoCombat]
+                .into_iter()
+                .find(|r| Some(r.code()) == code)
+        };
+        let reason = j.reason.as_deref();
+        match (j.state.as_str(), j.winner.as_deref()) {
+            ("ongoing", None) => Some(Status::Ongoing),
+            ("won", Some("NS")) => Some(Status::Won {
+                winner: Team::NS,
+                reason: win(reason).unwrap_or(WinReason::Elimination),
+            }),
+            ("won", Some("EW")) => Some(Status::Won {
+                winner: Team::EW,
+                reason: win(reason).unwrap_or(WinReason::Elimination),
+            }),
+            ("won", Some(seat)) => {
+                let mut cs = seat.chars();
+                match (cs.next().and_then(Seat::from_letter), cs.next(), win(reason)) {
+                    (Some(winner), None, Some(reason)) => Some(Status::SeatWon { winner, reason }),
+                    _ => None,
+                }
             }
-            ("draw", None, Some("agreement")) => Ok(Status::Draw { reason: DrawReason::Agreement }),
-            _ => Err(D::Error::custom("invalid status")),
+            ("draw", None) => draw(reason).map(|reason| Status::Draw { reason }),
+            _ => None,
         }
+        .ok_or_else(|| D::Error::custom("invalid status"))
     }
 }

@@ -1,15 +1,17 @@
-//! siguo-rules: four-player team military chess (四国军棋) as a pure library.
+//! siguo-rules: military chess as a pure library, for two games on one engine: the four-player
+//! team game (四国军棋, rules.md) and Hidden Front (两人军棋, hidden-front.md).
 //!
 //! No I/O, no async, no clock, no global RNG. The public API (this file's re-exports) is the
-//! contract used by the server, the bots and the referee command:
+//! contract used by the server, the bots and the referee command (docs/rules-engine.md):
 //!
-//! * [`board`]: stations, seats, teams, links, the 18 rail lines (precomputed tables).
+//! * [`Variant`]: which game; [`Board`]: its board as data.
+//! * [`board`]: stations, seats, teams, links, rail lines (precomputed tables, both boards).
 //! * [`Rank`], [`Piece`]: the twelve kinds of piece.
 //! * [`Options`]: room options (rules.md §10).
 //! * [`Deployment`]: one seat's secret set-up; validation, swap, random generation, formations.
 //! * [`Game`]: the battle phase; `apply(&Action) -> Result<Vec<Event>, RuleError>`.
 //! * [`View`]: what one viewer may see; the only rank-bearing type sent to clients.
-//! * [`GameRecord`]: deployments + actions, replayable.
+//! * [`GameRecord`]: variant + deployments + actions, replayable.
 //! * [`Position`]: the referee's JSON position (rules.md §11).
 
 #![forbid(unsafe_code)]
@@ -25,7 +27,7 @@ pub mod position;
 pub mod record;
 pub mod view;
 
-pub use board::{Seat, Station, StationKind, Team};
+pub use board::{Board, Seat, Station, StationKind, Team, Variant};
 pub use by_seat::BySeat;
 pub use deploy::{DeployError, Deployment, Formation};
 pub use game::{

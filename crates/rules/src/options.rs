@@ -71,6 +71,37 @@ pub struct OptionsError {
 }
 
 impl Options {
+    /// The defaults of a game: rules.md §10; Hidden Front differs in `mines = mutual` (seed 000).
+    pub fn for_variant(variant: crate::board::Variant) -> Options {
+        match variant {
+            crate::board::Variant::FourPlayer => Options::default(),
+            crate::board::Variant::HiddenFront => {
+                Options { mines: MineRule::Mutual, ..Options::default() }
+            }
+        }
+    }
+    /// Options from JSON: `given`'s fields over the defaults of `variant` ([`Options::for_variant`]).
+    /// Unknown fields are refused. (Not range-checked: see [`Options::validate`].)
+    pub fn from_json_for(
+        variant: crate::board::Variant,
+        given: Option<serde_json::Value>,
+    ) -> Result<Options, String> {
+        let mut options =
+            serde_json::to_value(Options::for_variant(variant)).map_err(|e| e.to_string())?;
+        if let Some(given) = given {
+            let serde_json::Value::Object(given) = given else {
+                return Err("options must be an object".into());
+            };
+            let known = options.as_object_mut().expect("options serialize as an object");
+            for (k, v) in given {
+                if !known.contains_key(&k) {
+                    return Err(format!("unknown option {k:?}"));
+                }
+                known.insert(k, v);
+            }
+        }
+        serde_json::from_value(options).map_err(|e| e.to_string())
+    }
     /// Check every numeric option is in its range (rules.md §10).
     pub fn validate(&self) -> Result<(), OptionsError> {
         let checks: [(&'static str, u32, u32, u32); 5] = [

@@ -1,4 +1,5 @@
-//! A game record: options, the four deployments and every action, replayable.
+//! A game record: the variant, options, the deployments and every action, replayable.
+use crate::board::Variant;
 use crate::deploy::{DeployError, Deployment};
 use crate::game::{Action, Event, Game, RuleError};
 use crate::options::Options;
@@ -6,8 +7,12 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The game; missing in records written before Hidden Front: four-player.
+    #[serde(default)]
+    pub variant: Variant,
     pub options: Options,
-    pub deployments: [Deployment; 4],
+    /// One deployment per seat, in the order of `variant.seats()` (N E S W; S N).
+    pub deployments: Vec<Deployment>,
     pub actions: Vec<Action>,
 }
 
@@ -22,7 +27,7 @@ pub enum ReplayError {
 impl GameRecord {
     /// Rebuild the game by applying every action in order.
     pub fn replay(&self) -> Result<Game, ReplayError> {
-        let mut g = Game::new(self.options, &self.deployments)?;
+        let mut g = Game::start(self.variant, self.options, &self.deployments)?;
         for (index, a) in self.actions.iter().enumerate() {
             g.apply(a).map_err(|error| ReplayError::Action { index, error })?;
         }
@@ -30,7 +35,7 @@ impl GameRecord {
     }
     /// Rebuild the game, also returning every event in order (the initial ones first).
     pub fn replay_with_events(&self) -> Result<(Game, Vec<Event>), ReplayError> {
-        let mut g = Game::new(self.options, &self.deployments)?;
+        let mut g = Game::start(self.variant, self.options, &self.deployments)?;
         let mut events = g.initial_events();
         for (index, a) in self.actions.iter().enumerate() {
             events.extend(g.apply(a).map_err(|error| ReplayError::Action { index, error })?);

@@ -1,7 +1,7 @@
 //! What a viewer may see (rules.md §8). A [`View`] can only be made by [`crate::Game::view`]
 //! (or from a position), and every rank in it is one its viewer may see: the hidden ones are not
 //! there at all (`SeenPiece::rank` is `None`).
-use crate::board::{Seat, Station};
+use crate::board::{Seat, Station, Variant};
 use crate::game::Status;
 use crate::options::{InfoMode, Options};
 use crate::piece::{Piece, Rank};
@@ -87,12 +87,19 @@ impl<'de> Deserialize<'de> for SeenPiece {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct View {
+    /// The game (omitted for the four-player game).
+    #[serde(default, skip_serializing_if = "Variant::is_four_player")]
+    pub variant: Variant,
     pub turn: Option<Seat>,
     pub pieces: BTreeMap<Station, SeenPiece>,
     pub options: Options,
     pub eliminated: Vec<Seat>,
+    /// Skips per seat (Hidden Front: timeouts, of S and N).
     pub skips: BTreeMap<Seat, u32>,
     pub steps: u32,
+    /// Hidden Front: steps since the last combat (omitted for the four-player game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet_steps: Option<u32>,
     pub status: Status,
     /// Seats whose flag was revealed (commander removed).
     pub flags_revealed: Vec<Seat>,
@@ -104,28 +111,39 @@ impl crate::game::Game {
     /// The view of `viewer`. When the game is over everything is revealed.
     pub fn view(&self, viewer: Viewer) -> View {
         let mut pieces = BTreeMap::new();
-        for st in Station::all() {
+        let seats = self.variant.seats();
+        for st in self.variant.board().stations() {
             if let Some(p) = self.piece_at(st) {
                 let rank = self.may_see(viewer, p).then_some(p.rank);
                 pieces.insert(st, SeenPiece::new(p.owner, rank));
             }
         }
         View {
+            variant: self.variant,
             turn: self.turn(),
             pieces,
             options: self.options,
-            eliminated: Seat::ALL.into_iter().filter(|&s| self.is_eliminated(s)).collect(),
-            skips: Seat::ALL.into_iter().map(|s| (s, self.skips(s))).collect(),
+            eliminated: seats.iter().copied().filter(|&s| self.is_eliminated(s)).collect(),
+            skips: seats.iter().map(|&s| (s, self.skips(s))).collect(),
             steps: self.steps(),
+            quiet_steps: (self.variant == Variant::HiddenFront).then_some(self.quiet),
             status: self.status(),
             flags_revealed: Seat::ALL.into_iter().filter(|&s| self.flag_revealed(s)).collect(),
             draw_offer: self.offer.map(|(s, _)| s),
         }
     }
 
-    /// Whether `viewer` may see the rank of `piece` now (rules.md §8).
+    /// Whether `viewer` may see the rank of `piece` now (rules.md §8; Hidden Front ignores
+    /// `info_mode`: each side sees its own ranks only, hidden-front.md §7).
     pub fn may_see(&self, viewer: Viewer, piece: Piece) -> bool {
-        if self.is_over() || self.options.info_mode == InfoMode::AllOpen {
+        if self.is_over() {
+            return true;
+        }
+        let info_mode = match self.variant {
+            Variant::FourPlayer => self.options.info_mode,
+            Variant::HiddenFront => InfoMode::FourDark,
+        };
+        if info_mode == InfoMode::AllOpen {
             return true;
         }
         if piece.rank == Rank::Flag && self.flag_revealed(piece.owner) {
@@ -135,8 +153,7 @@ impl crate::game::Game {
             Viewer::Spectator => false,
             Viewer::Seats(set) => {
                 set.contains(piece.owner)
-                    || (self.options.info_mode == InfoMode::DoubleOpen
-                        && set.contains(piece.owner.partner()))
+                    || (info_mode == InfoMode::DoubleOpen && set.contains(piece.owner.partner()))
             }
         }
     }

@@ -19,7 +19,11 @@ fn options() -> impl Strategy<Value = Options> {
     )
 }
 
-fn viewers() -> Vec<Viewer> {
+fn viewers(variant: Variant) -> Vec<Viewer> {
+    if variant == Variant::HiddenFront {
+        let (s, n) = (SeatSet::one(Seat::S), SeatSet::one(Seat::N));
+        return vec![Viewer::Seats(s), Viewer::Seats(n), Viewer::Spectator];
+    }
     let mut v: Vec<Viewer> = Seat::ALL.iter().map(|&s| Viewer::Seats(SeatSet::one(s))).collect();
     v.push(Viewer::Seats(SeatSet::one(Seat::N).with(Seat::E)));
     v.push(Viewer::Seats(SeatSet::one(Seat::S).with(Seat::W)));
@@ -27,8 +31,13 @@ fn viewers() -> Vec<Viewer> {
     v
 }
 
-/// The rule of §8, written independently of the engine.
+/// The rule of §8 (Hidden Front: §7, no info modes), written independently of the engine.
 fn may_see(g: &Game, viewer: Viewer, p: Piece) -> bool {
+    if g.variant() == Variant::HiddenFront {
+        return g.is_over()
+            || (p.rank == Rank::Flag && g.flag_revealed(p.owner))
+            || matches!(viewer, Viewer::Seats(set) if set.contains(p.owner));
+    }
     if g.is_over() || g.options().info_mode == InfoMode::AllOpen {
         return true;
     }
@@ -46,9 +55,10 @@ fn may_see(g: &Game, viewer: Viewer, p: Piece) -> bool {
 }
 
 fn check_views(g: &Game) {
-    for v in viewers() {
+    for v in viewers(g.variant()) {
         let view = g.view(v);
-        assert_eq!(view.pieces.len(), Station::all().filter(|s| g.piece_at(*s).is_some()).count());
+        let stations = g.variant().board().stations();
+        assert_eq!(view.pieces.len(), stations.filter(|s| g.piece_at(*s).is_some()).count());
         for (st, seen) in &view.pieces {
             let truth = g.piece_at(*st).unwrap();
             assert_eq!(seen.owner(), truth.owner);
@@ -69,14 +79,32 @@ fn check_views(g: &Game) {
 }
 
 fn play(seed: u64, opts: Options, check_everything: bool) -> (Game, GameRecord) {
+    play_variant(Variant::FourPlayer, seed, opts, check_everything)
+}
+
+fn play_variant(
+    variant: Variant,
+    seed: u64,
+    opts: Options,
+    check_everything: bool,
+) -> (Game, GameRecord) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let deployments = Seat::ALL.map(|s| Deployment::random(s, &opts, &mut rng));
-    let mut g = Game::new(opts, &deployments).unwrap();
-    let mut record = GameRecord { options: opts, deployments, actions: vec![] };
+    let deployments: Vec<Deployment> = variant
+        .seats()
+        .iter()
+        .map(|&s| Deployment::random_for(variant, s, &opts, &mut rng))
+        .collect();
+    let mut g = Game::start(variant, opts, &deployments).unwrap();
+    let four = variant == Variant::FourPlayer;
+    let stations = variant.board().stations().map(|s| s.index()).collect::<Vec<_>>();
+    let (lo, hi) = (stations[0], stations[stations.len() - 1] + 1);
+    let mut record = GameRecord { variant, options: opts, deployments, actions: vec![] };
+    // Hidden Front: every combat removes a piece, and 100 quiet steps end the game.
+    let max_actions = if four { 10 * opts.max_steps as usize } else { 60 * 100 * 2 };
     let mut n_actions = 0;
     while !g.is_over() {
         n_actions += 1;
-        assert!(n_actions < 10 * opts.max_steps as usize, "game does not end");
+        assert!(n_actions < max_actions, "game does not end");
         let moves = g.legal_moves();
         let mut pairs = Vec::new();
         g.legal_pairs(&mut pairs);
@@ -102,8 +130,8 @@ fn play(seed: u64, opts: Options, check_everything: bool) -> (Game, GameRecord) 
             }
             // moves not generated are rejected and leave the game unchanged
             for _ in 0..20 {
-                let from = Station::from_index(rng.random_range(0..129)).unwrap();
-                let to = Station::from_index(rng.random_range(0..129)).unwrap();
+                let from = Station::from_index(rng.random_range(lo..hi)).unwrap();
+                let to = Station::from_index(rng.random_range(lo..hi)).unwrap();
                 if moves.iter().any(|m| m.from == from && m.to == to) {
                     continue;
                 }
@@ -143,7 +171,7 @@ fn play(seed: u64, opts: Options, check_everything: bool) -> (Game, GameRecord) 
             }
             Err(_) => assert_eq!(g, before, "a refused action changed the game"),
         }
-        assert!(g.steps() <= opts.max_steps);
+        assert!(!four || g.steps() <= opts.max_steps);
         for s in Seat::ALL {
             if g.is_eliminated(s) {
                 assert!(g.stations_of(s).is_empty());
@@ -156,6 +184,29 @@ fn play(seed: u64, opts: Options, check_everything: bool) -> (Game, GameRecord) 
     (g, record)
 }
 
+/// The record survives JSON and replays to the same game; the position round trip keeps pieces,
+/// turn, eliminations and counters.
+fn check_record_and_position(g: &Game, record: &GameRecord) -> Result<(), TestCaseError> {
+    let json = serde_json::to_string(record).unwrap();
+    let record2: GameRecord = serde_json::from_str(&json).unwrap();
+    prop_assert_eq!(&record2, record);
+    let replayed = record2.replay().unwrap();
+    prop_assert_eq!(&replayed, g);
+    let p = g.to_position();
+    prop_assert_eq!(Game::from_position(&p).unwrap().to_position(), p);
+    Ok(())
+}
+
+/// The game is over; the record replays to it, its events ending with the game's end.
+fn check_replay_events(g: &Game, record: &GameRecord) -> Result<(), TestCaseError> {
+    prop_assert!(g.is_over());
+    let (g2, events) = record.replay_with_events().unwrap();
+    prop_assert_eq!(&g2, g);
+    let last_is_over = matches!(events.last(), Some(Event::GameOver { .. }));
+    prop_assert!(last_is_over);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
@@ -164,14 +215,7 @@ proptest! {
         let (g, record) = play(seed, opts, true);
         prop_assert!(g.is_over());
         prop_assert!(g.steps() <= opts.max_steps);
-        let json = serde_json::to_string(&record).unwrap();
-        let record2: GameRecord = serde_json::from_str(&json).unwrap();
-        prop_assert_eq!(&record2, &record);
-        let replayed = record2.replay().unwrap();
-        prop_assert_eq!(&replayed, &g);
-        // the position round trip keeps pieces, turn, eliminations
-        let p = g.to_position();
-        prop_assert_eq!(Game::from_position(&p).unwrap().to_position(), p);
+        check_record_and_position(&g, &record)?;
     }
 }
 
@@ -181,11 +225,7 @@ proptest! {
     #[test]
     fn random_games_end_and_replay(seed in any::<u64>(), opts in options()) {
         let (g, record) = play(seed, opts, false);
-        prop_assert!(g.is_over());
-        let (g2, events) = record.replay_with_events().unwrap();
-        prop_assert_eq!(&g2, &g);
-        let last_is_over = matches!(events.last(), Some(Event::GameOver { .. }));
-        prop_assert!(last_is_over);
+        check_replay_events(&g, &record)?;
     }
 
     #[test]
@@ -209,6 +249,56 @@ proptest! {
         match d.swap(sa, sb, &o) {
             Ok(()) => prop_assert_eq!(d.validate(&o), Ok(())),
             Err(_) => prop_assert_eq!(d, before),
+        }
+    }
+}
+
+fn hf_options() -> impl Strategy<Value = Options> {
+    (0..3u8, 0..3u8, any::<bool>()).prop_map(|(im, fc, invincible)| Options {
+        // info_mode does not apply to Hidden Front: views must stay dark whatever it says
+        info_mode: [InfoMode::FourDark, InfoMode::DoubleOpen, InfoMode::AllOpen][im as usize],
+        flag_capture: [FlagCapture::Any, FlagCapture::NotCommander, FlagCapture::EngineerOnly]
+            [fc as usize],
+        mines: if invincible { MineRule::Invincible } else { MineRule::Mutual },
+        ..Options::for_variant(Variant::HiddenFront)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn hidden_front_full_checks(seed in any::<u64>(), opts in hf_options()) {
+        let (g, record) = play_variant(Variant::HiddenFront, seed, opts, true);
+        prop_assert!(g.is_over());
+        let seat_won_or_draw = matches!(g.status(), Status::SeatWon { .. } | Status::Draw { .. });
+        prop_assert!(seat_won_or_draw);
+        check_record_and_position(&g, &record)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    #[test]
+    fn hidden_front_games_end_and_replay(seed in any::<u64>(), opts in hf_options()) {
+        let (g, record) = play_variant(Variant::HiddenFront, seed, opts, false);
+        check_replay_events(&g, &record)?;
+    }
+
+    #[test]
+    fn hidden_front_deployments_and_swaps(seed in any::<u64>(), a in 0usize..30, b in 0usize..30) {
+        let o = Options::for_variant(Variant::HiddenFront);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for s in [Seat::S, Seat::N] {
+            let mut d = Deployment::random_for(Variant::HiddenFront, s, &o, &mut rng);
+            prop_assert_eq!(d.validate(&o), Ok(()));
+            let region: Vec<Station> = Variant::HiddenFront.board().region(s).collect();
+            let before = d.clone();
+            match d.swap(region[a], region[b], &o) {
+                Ok(()) => prop_assert_eq!(d.validate(&o), Ok(())),
+                Err(_) => prop_assert_eq!(d, before),
+            }
         }
     }
 }

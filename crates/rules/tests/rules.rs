@@ -8,12 +8,14 @@ fn st(n: &str) -> Station {
 
 fn game_opts(turn: Seat, pieces: &[(&str, &str)], options: Options) -> Game {
     let p = Position {
+        variant: Variant::FourPlayer,
         turn,
         pieces: pieces.iter().map(|(s, p)| (st(s), Piece::parse(p).unwrap())).collect(),
         options,
         eliminated: vec![],
         skips: BTreeMap::new(),
         steps: 0,
+        quiet_steps: None,
     };
     Game::from_position(&p).unwrap()
 }

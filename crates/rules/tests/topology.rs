@@ -143,3 +143,139 @@ fn pairs_5624() {
     }
     assert_eq!(n, 5624);
 }
+
+// ----- Hidden Front's board (hidden-front.md §2) -----
+
+mod hidden_front {
+    use super::st;
+    use siguo_rules::{Seat, Station, StationKind, Variant};
+
+    fn board() -> &'static siguo_rules::board::Board {
+        Variant::HiddenFront.board()
+    }
+
+    #[test]
+    fn counts() {
+        let b = board();
+        assert_eq!(b.stations().count(), 60);
+        assert_eq!(b.stations().filter(|s| s.on_rail()).count(), 32);
+        assert_eq!(b.stations().filter(|s| s.kind() == StationKind::Camp).count(), 10);
+        assert_eq!(b.stations().filter(|s| s.kind() == StationKind::Headquarters).count(), 4);
+        assert_eq!(b.links().len(), 133);
+        assert_eq!(b.links().iter().filter(|l| !l.rail).count(), 98);
+        assert_eq!(b.links().iter().filter(|l| l.rail).count(), 35);
+        assert_eq!(b.rail_lines().len(), 7);
+        // the cross is untouched and the boards do not touch
+        assert_eq!(Variant::FourPlayer.board().stations().count(), 129);
+        for s in b.stations() {
+            assert_eq!(s.variant(), Variant::HiddenFront);
+            assert!(s.neighbours().iter().all(|n| b.contains(*n)), "{s}");
+        }
+    }
+
+    #[test]
+    fn kinds_by_name() {
+        let hq: Vec<&str> =
+            board().stations().filter(|s| s.is_headquarters()).map(|s| s.name()).collect();
+        assert_eq!(hq, ["B1", "D1", "B12", "D12"]);
+        let camps: Vec<&str> =
+            board().stations().filter(|s| s.is_camp()).map(|s| s.name()).collect();
+        assert_eq!(camps, ["B3", "D3", "C4", "B5", "D5", "B8", "D8", "C9", "B10", "D10"]);
+        for c in camps {
+            assert_eq!(st(c).neighbours().len(), 8, "{c} has four diagonals");
+        }
+    }
+
+    #[test]
+    fn names_regions_and_local_coordinates() {
+        for s in board().stations() {
+            assert_eq!(Station::parse(s.name()), Some(s));
+            let seat = s.region().unwrap();
+            assert_eq!(board().station(seat, s.col(), s.row()), Some(s));
+        }
+        for bad in ["A0", "F1", "A13", "a1", "C07", "B"] {
+            assert_eq!(Station::parse(bad), None, "{bad}");
+        }
+        // South's a1 is A7, its back row 12; North's a1 is E6, its back row 1
+        assert_eq!(board().station(Seat::S, 0, 1), Some(st("A7")));
+        assert_eq!(board().station(Seat::S, 1, 6), Some(st("B12")));
+        assert_eq!(board().station(Seat::N, 0, 1), Some(st("E6")));
+        assert_eq!(board().station(Seat::N, 1, 6), Some(st("D1")));
+        assert_eq!(board().station(Seat::E, 0, 1), None);
+        assert_eq!(st("C7").region(), Some(Seat::S));
+        assert_eq!(st("C6").region(), Some(Seat::N));
+        assert_eq!(board().deployment_zone(Seat::N).count(), 25);
+        assert_eq!(board().region(Seat::S).count(), 30);
+    }
+
+    #[test]
+    fn front_crossings_and_mountains() {
+        for c in ["A", "C", "E"] {
+            let (a, b) = (st(&format!("{c}6")), st(&format!("{c}7")));
+            assert!(a.rail_neighbours().contains(&b), "{c}6-{c}7 is rail");
+        }
+        for c in ["B", "D"] {
+            let (a, b) = (st(&format!("{c}6")), st(&format!("{c}7")));
+            assert!(!a.is_linked(b), "{c}6-{c}7 is a mountain gap");
+        }
+        let crossings = board()
+            .links()
+            .iter()
+            .filter(|l| l.a.region() != l.b.region())
+            .map(|l| format!("{}-{}", l.a, l.b))
+            .collect::<Vec<_>>();
+        assert_eq!(crossings, ["A6-A7", "C6-C7", "E6-E7"]);
+    }
+
+    #[test]
+    fn rail_is_where_the_spec_says() {
+        for l in board().links() {
+            let ((ac, ar), (bc, br)) = (l.a.hf_grid().unwrap(), l.b.hf_grid().unwrap());
+            let row_rail = ar == br && [2, 6, 7, 11].contains(&ar);
+            let col_rail = ac == bc
+                && (ac == 0 || ac == 4)
+                && ((2..=6).contains(&ar.min(br)) && ar.max(br) <= 6
+                    || (7..=11).contains(&ar.min(br)) && ar.max(br) <= 11);
+            let front = ac == bc && ar.min(br) == 6 && ar.max(br) == 7;
+            assert_eq!(l.rail, row_rail || col_rail || front, "{l:?}");
+            let (dx, dy) = (ac.abs_diff(bc), ar.abs_diff(br));
+            assert!(dx + dy == 1 || (dx == 1 && dy == 1), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn lines() {
+        let names: Vec<Vec<&str>> =
+            board().rail_lines().iter().map(|l| l.iter().map(|s| s.name()).collect()).collect();
+        let mut lens: Vec<usize> = names.iter().map(|l| l.len()).collect();
+        lens.sort();
+        assert_eq!(lens, [2, 5, 5, 5, 5, 10, 10]);
+        assert!(names.contains(&vec!["C6", "C7"]));
+        assert!(names.iter().any(|l| l.first() == Some(&"A2") && l.last() == Some(&"A11")));
+        for l in board().rail_lines() {
+            for w in l.windows(2) {
+                assert!(w[0].rail_neighbours().contains(&w[1]), "{} {}", w[0], w[1]);
+            }
+        }
+        for l in board().links().iter().filter(|l| l.rail) {
+            assert!(board().rail_lines().iter().any(|line| line
+                .windows(2)
+                .any(|w| (w[0] == l.a && w[1] == l.b) || (w[0] == l.b && w[1] == l.a))));
+        }
+    }
+
+    #[test]
+    fn pairs_1176() {
+        let rail: Vec<Station> = board().stations().filter(|s| s.on_rail()).collect();
+        let mut n = 0;
+        for s in board().stations().filter(|s| !s.is_headquarters()) {
+            let mut set: std::collections::BTreeSet<Station> =
+                s.neighbours().iter().copied().collect();
+            if s.on_rail() {
+                set.extend(rail.iter().copied().filter(|&r| r != s));
+            }
+            n += set.len();
+        }
+        assert_eq!(n, 1176);
+    }
+}

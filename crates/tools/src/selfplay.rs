@@ -162,6 +162,10 @@ fn play_game(
             reasons.sort();
             res.ending = format!("win: {}", reasons.join(" + "));
         }
+        Status::SeatWon { winner, reason } => {
+            res.score = Some(if winner.team() == a_team { 1.0 } else { 0.0 });
+            res.ending = format!("win: {}", reason.code());
+        }
         Status::Draw { reason } => {
             res.score = Some(0.5);
             res.ending = format!(
@@ -169,6 +173,7 @@ fn play_game(
                 match reason {
                     siguo_rules::DrawReason::StepLimit => "step limit",
                     siguo_rules::DrawReason::Agreement => "agreement",
+                    siguo_rules::DrawReason::NoCombat => "no combat",
                 }
             );
         }

@@ -9,7 +9,7 @@ use crate::live::store::{self, DeploySeat, StoredGame, StoredStage};
 use crate::live::{GameKind, Live, SeatOccupant, Who};
 use rand::SeedableRng;
 use siguo_bots::{Bot, Level};
-use siguo_rules::{BySeat, Deployment, GameRecord, Options, Seat};
+use siguo_rules::{BySeat, Deployment, GameRecord, Options, Seat, Variant};
 use std::collections::HashMap;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -165,7 +165,12 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             })
         }
         StoredStage::Battle { deployments, actions } => {
-            let record = GameRecord { options: g.options, deployments, actions };
+            let record = GameRecord {
+                variant: Variant::FourPlayer,
+                options: g.options,
+                deployments: deployments.to_vec(),
+                actions,
+            };
             let (game, events) = record.replay_with_events().map_err(AppError::internal)?;
             for b in bots.values_mut().flatten() {
                 events.iter().for_each(|e| b.observe(e));
