@@ -7,6 +7,7 @@ use crate::board::{tables, Seat, Station, Tables, Team, Variant};
 use crate::deploy::{DeployError, Deployment};
 use crate::options::{FlagCapture, MineRule, Options};
 use crate::piece::{Piece, Rank};
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 /// A move of the seat to move, with the stations it passes (`path[0] == from`, last == `to`).
@@ -322,24 +323,25 @@ pub struct Game {
 /// Connected components of empty rail stations, built on demand during one generation.
 struct Comps {
     label: [u8; Station::COUNT],
-    n: usize,
-    /// Per component: its stations, and the occupied rail stations next to it.
-    sets: [(Bits, Bits); 74],
+    /// Per component: its stations, and the occupied rail stations next to it. (An `ArrayVec`:
+    /// no heap, and nothing to clear per generation — zeroing a 74-entry array was half of a
+    /// move generation's time.)
+    sets: ArrayVec<(Bits, Bits), 74>,
 }
 
 impl Comps {
     #[inline(always)]
     fn new() -> Comps {
-        Comps { label: [u8::MAX; Station::COUNT], n: 0, sets: [(Bits([0; 3]), Bits([0; 3])); 74] }
+        Comps { label: [u8::MAX; Station::COUNT], sets: ArrayVec::new() }
     }
     /// The component of the empty rail station `v`: (members, occupied border).
     #[inline]
     fn of(&mut self, g: &Game, t: &Tables, v: usize) -> (Bits, Bits) {
         let l = self.label[v] as usize;
-        if l < self.n {
-            return self.sets[l];
+        if let Some(known) = self.sets.get(l) {
+            return *known;
         }
-        let id = self.n;
+        let id = self.sets.len();
         let (mut members, mut border) = (Bits::default(), Bits::default());
         let mut stack = [0u8; 80];
         let mut n = 1;
@@ -361,8 +363,7 @@ impl Comps {
                 }
             }
         }
-        self.sets[id] = (members, border);
-        self.n += 1;
+        self.sets.push((members, border));
         (members, border)
     }
 }
