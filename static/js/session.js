@@ -13,9 +13,9 @@ function normalize(d) {
   return { id: a.id ?? a.account_id, name, guest: !!(a.guest ?? a.is_guest) };
 }
 
-// Whether this browser had a session when it last looked (the cookies are HttpOnly): a visitor
-// who never logged in is not asked for /api/auth/me (no 401s on every visit). Unknown ('' ) at
-// the first visit of a browser: ask once.
+// Whether this browser had a session when it last looked (the cookies are HttpOnly): only a
+// browser that logged in (or became a guest) here asks /api/auth/me, so a visitor who never did
+// sees no 401 at all, not even on a first visit.
 const HINT = 'siguo_session';
 const hint = (v) => { try { if (v === undefined) return localStorage.getItem(HINT); localStorage.setItem(HINT, v); } catch { /* private mode */ } return null; };
 
@@ -31,7 +31,7 @@ export const session = {
     for (const f of listeners) f(me);
   },
   async load() {
-    if (hint() === '0') { this.set(null); return; }
+    if (hint() !== '1') { this.set(null); return; }
     try {
       this.set(normalize(await api('GET', '/api/auth/me')));
     } catch {

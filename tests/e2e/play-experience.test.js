@@ -120,8 +120,42 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   await page.click('[data-testid=zoom]');
   const pw = await page.$eval('svg.board .piece-body', r => r.getBoundingClientRect().width);
   assert.ok(pw >= 32, `zoomed piece ${pw}`);
+
+  // Sound is off by default; switched on, it stays on over a reload.
+  assert.equal(await page.getAttribute('[data-testid=sound]', 'aria-pressed'), 'false');
+  await page.click('[data-testid=sound]');
+  assert.equal(await page.getAttribute('[data-testid=sound]', 'aria-pressed'), 'true');
+  await page.reload();
+  await page.waitForSelector('svg.board .piece.back', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('[data-testid=sound]', 'aria-pressed'), 'true');
+
+  // Chat says where a message goes (a choice under the input, not tabs that look like filters).
+  assert.match(await page.textContent('.send-to'), /发送给/);
+  assert.equal(await page.$$eval('.send-to input[type=radio]', r => r.length), 2);
+
+  // The English switch: the same page in English, and back.
+  await page.click('.lang-btn');
+  await page.waitForSelector('.send-to:has-text("Send to")');
+  assert.equal(await page.getAttribute('.lang-btn', 'lang'), 'zh-CN');
+  await page.click('.lang-btn');
+  await page.waitForSelector('.send-to:has-text("发送给")');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('a logged-out visitor gets no 401 (lobby, leaderboards, a reload)', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  const refused = [];
+  page.on('response', r => { if (r.status() === 401) refused.push(r.url()); });
+  for (const path of ['/', '/#/lobby', '/#/leaderboard']) {
+    await page.goto(server.url + path);
+    await page.waitForLoadState('networkidle');
+  }
+  await page.reload();
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(refused, []);
+  await context.close();
 });
 
 test('bots are paced: each bot move comes at least ~0.8 s after the move before it', { timeout: 600_000 }, async () => {
