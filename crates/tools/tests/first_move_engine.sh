@@ -18,7 +18,7 @@ while IFS= read -r line; do
       if [ "$mode" = cheat ]; then
         echo '{"type":"move","from":"Cb2","to":"Cb2"}'
       else
-        printf '%s' "$line" | sed -n 's/.*"legal_moves":{"\([A-Za-z0-9]*\)":\["\([A-Za-z0-9]*\)".*/{"type":"move","from":"\1","to":"\2"}/p'
+        printf '%s\n' "$line" | sed -n 's/.*"legal_moves":{"\([A-Za-z0-9]*\)":\["\([A-Za-z0-9]*\)".*/{"type":"move","from":"\1","to":"\2"}/p'
       fi ;;
     *'"type":"quit"'*)
       exit 0 ;;
