@@ -225,13 +225,14 @@ fn play_game(
             return res;
         }
     };
-    match play_battle(&mut game, &mut players, a, b, a_team, seed, res) {
-        Ok(res) => finish(&game, a_team, res),
-        Err(res) => res,
+    let mut res = res;
+    match play_battle(&mut game, &mut players, a, b, a_team, seed, &mut res) {
+        Ok(()) => finish(&game, a_team, res),
+        Err((is_a, seat, f)) => res.forfeited(is_a, seat, &f),
     }
 }
 
-/// The battle; `Err` when an engine forfeited (the result says so).
+/// The battle; `Err` (the side: A?, the seat, the fault) when an engine forfeited.
 fn play_battle(
     game: &mut Game,
     players: &mut [Player],
@@ -239,13 +240,11 @@ fn play_battle(
     b: &Side,
     a_team: Team,
     seed: u64,
-    mut res: GameResult,
-) -> Result<GameResult, GameResult> {
+    res: &mut GameResult,
+) -> Result<(), (bool, Seat, Fault)> {
     let mut first: Vec<WireEvent> = vec![LiveEvent::BattleStarted.into()];
     first.extend(game.initial_events().into_iter().map(WireEvent::from));
-    if let Err((is_a, seat, f)) = feed(players, first, a_team) {
-        return Err(res.forfeited(is_a, seat, &f));
-    }
+    feed(players, first, a_team)?;
     let mut fallback = rand_chacha::ChaCha8Rng::seed_from_u64(mix(seed, 99));
     use rand::{Rng, SeedableRng};
     while let Some(seat) = game.turn() {
@@ -272,13 +271,11 @@ fn play_battle(
                     Ok((action, offer)) => {
                         if let Some(ev) = offer {
                             let ev = ev.into_iter().map(WireEvent::from).collect();
-                            if let Err((ia, s, f)) = feed(players, ev, a_team) {
-                                return Err(res.forfeited(ia, s, &f));
-                            }
+                            feed(players, ev, a_team)?;
                         }
                         action
                     }
-                    Err(f) => return Err(res.forfeited(is_a, seat, &f)),
+                    Err(f) => return Err((is_a, seat, f)),
                 },
             };
             let micros = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
@@ -286,11 +283,9 @@ fn play_battle(
             game.apply(&action).expect("a checked action applies")
         };
         let events = events.into_iter().map(WireEvent::from).collect();
-        if let Err((ia, s, f)) = feed(players, events, a_team) {
-            return Err(res.forfeited(ia, s, &f));
-        }
+        feed(players, events, a_team)?;
     }
-    Ok(res)
+    Ok(())
 }
 
 /// One turn of an engine: its checked action, and the events of a draw offer made first.
