@@ -226,6 +226,18 @@ impl Limit {
     }
 }
 
+/// Take the value `v` of a child into the node's best and window; whether the node is cut off.
+fn cutoff(maxing: bool, v: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32) -> bool {
+    if maxing {
+        *best = (*best).max(v);
+        *alpha = (*alpha).max(v);
+    } else {
+        *best = (*best).min(v);
+        *beta = (*beta).min(v);
+    }
+    *alpha >= *beta
+}
+
 pub struct Searcher<'a> {
     pub team: Team,
     pub limit: &'a mut Limit,
@@ -273,17 +285,7 @@ impl<'a> Searcher<'a> {
             let mut child = g.clone();
             play_generated(&mut child, from, to);
             let v = self.quiesce(&child, left - 1, ply + 1, alpha, beta);
-            if self.limit.stopped {
-                break;
-            }
-            if maxing {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            if self.limit.stopped || cutoff(maxing, v, &mut best, &mut alpha, &mut beta) {
                 break;
             }
         }
@@ -327,17 +329,7 @@ impl<'a> Searcher<'a> {
             let mut child = g.clone();
             play_generated(&mut child, from, to);
             let v = self.alphabeta(&child, depth - 1, ply + 1, alpha, beta);
-            if self.limit.stopped {
-                break;
-            }
-            if maxing {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            if self.limit.stopped || cutoff(maxing, v, &mut best, &mut alpha, &mut beta) {
                 break;
             }
         }
