@@ -35,6 +35,18 @@ enum Command {
         /// for `deploy`
         seat: Option<String>,
     },
+    /// A built-in bot speaking the engine protocol on stdin/stdout (docs/engine.md)
+    Engine {
+        /// random, greedy, standard or standard-v1
+        #[arg(long, default_value = "standard")]
+        bot: siguo_bots::Level,
+        /// The most thinking time per move, in milliseconds (a `go` may ask for less; max 2000)
+        #[arg(long, default_value_t = 1000)]
+        budget_ms: u64,
+        /// Seed of the bot's randomness (a `new_game` may give its own)
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -44,6 +56,9 @@ fn main() -> ExitCode {
         Command::Migrate => migrate(),
         Command::Rules { cmd, seat } => {
             std::process::exit(siguo::cli::rules::run(&cmd, seat.as_deref()))
+        }
+        Command::Engine { bot, budget_ms, seed } => {
+            std::process::exit(siguo::cli::engine::run(bot, budget_ms, seed))
         }
     }
 }

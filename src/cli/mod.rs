@@ -1,2 +1,3 @@
 //! Command-line subcommands of the `siguo` binary (the tools live in `crates/tools`).
+pub mod engine;
 pub mod rules;

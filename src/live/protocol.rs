@@ -12,8 +12,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use siguo_bots::Level;
 use siguo_rules::{
-    BySeat, DeployError, Deployment, Event, Formation, Options, Rank, RuleError, Seat, Station,
-    View,
+    BySeat, DeployError, Deployment, Formation, Options, Rank, RuleError, Seat, Station, View,
 };
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -642,34 +641,8 @@ pub struct ChatMsg {
 }
 
 /// The public events of a version: the engine's [`Event`]s and the live-play [`LiveEvent`]s.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum WireEvent {
-    Game(Event),
-    Live(LiveEvent),
-}
-
-/// Events of live play that are not the engine's.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, VariantNames)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum LiveEvent {
-    DeployConfirmed { seat: Seat },
-    BattleStarted,
-    Escaped { seat: Seat },
-}
-
-impl From<Event> for WireEvent {
-    fn from(e: Event) -> Self {
-        WireEvent::Game(e)
-    }
-}
-
-impl From<LiveEvent> for WireEvent {
-    fn from(e: LiveEvent) -> Self {
-        WireEvent::Live(e)
-    }
-}
+/// Defined with the engine protocol (which sends the same events to engines).
+pub use siguo_bots::engine_protocol::{LiveEvent, WireEvent};
 
 /// One event as JSON text: events are serialized once and the text is shared by every
 /// receiver's message and by the resync history.

@@ -57,3 +57,12 @@ pub(crate) fn deployment_stations(seat: Seat) -> impl Iterator<Item = Station> {
         .flat_map(move |row| (0..5u8).map(move |col| Station::of_seat(seat, col, row)))
         .filter(|s| !s.is_camp())
 }
+
+/// The stations exactly two steps from `s`.
+pub(crate) fn two_steps(s: Station) -> &'static [Station] {
+    static TABLE: OnceLock<Vec<Vec<Station>>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        Station::all().map(|a| Station::all().filter(|&b| dist(a, b) == 2).collect()).collect()
+    });
+    &t[s.index()]
+}

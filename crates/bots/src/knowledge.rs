@@ -41,6 +41,8 @@ struct Tracked {
     /// Current station; `None` once removed.
     at: Option<Station>,
     moved: bool,
+    /// Attacks and long rail slides (three stations or more): behaviour of a strong piece.
+    charges: u16,
     /// Ranks still possible from evidence about this piece alone.
     dom: Dom,
 }
@@ -118,7 +120,7 @@ impl Knowledge {
 
     fn add(&mut self, owner: Seat, origin: Option<Station>, at: Option<Station>) {
         let id = self.pieces.len();
-        self.pieces.push(Tracked { owner, origin, at, moved: false, dom: ALL });
+        self.pieces.push(Tracked { owner, origin, at, moved: false, charges: 0, dom: ALL });
         if let Some(s) = at {
             self.at.insert(s, id);
         }
@@ -178,6 +180,9 @@ impl Knowledge {
                 };
                 let p = &mut self.pieces[a];
                 p.moved = true;
+                if combat.is_some() || path.len() >= 3 {
+                    p.charges = p.charges.saturating_add(1);
+                }
                 p.dom &= MOVABLE;
                 if !geo::is_straight(path) {
                     p.dom &= bit(Rank::Engineer);
@@ -435,15 +440,24 @@ impl Knowledge {
 
     /// Draw a complete identity assignment consistent with `doms` (and, as far as a few retries
     /// manage, with every combat), and return the pieces on the board.
+    ///
+    /// With `weighted`, each piece's ranks are also weighted by how likely its observed behaviour
+    /// makes them ([`Knowledge::behaviour`]); without, only by the counts left.
     pub fn sample<R: Rng + ?Sized>(
         &self,
         doms: &[Dom],
         options: &Options,
+        weighted: bool,
         rng: &mut R,
     ) -> BTreeMap<Station, Piece> {
+        let bias: Vec<[f64; 12]> = if weighted {
+            (0..self.pieces.len()).map(|i| self.behaviour(i)).collect()
+        } else {
+            vec![[1.0; 12]; self.pieces.len()]
+        };
         let mut best: Option<(usize, Vec<Rank>)> = None;
         for _ in 0..4 {
-            let ranks = self.sample_once(doms, rng);
+            let ranks = self.sample_once(doms, &bias, rng);
             let v = self.violations(&ranks, options);
             if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
                 best = Some((v, ranks));
@@ -460,7 +474,34 @@ impl Knowledge {
             .collect()
     }
 
-    fn sample_once<R: Rng + ?Sized>(&self, doms: &[Dom], rng: &mut R) -> Vec<Rank> {
+    /// Relative likelihood of each rank for piece `id` given how it behaved: a piece that keeps
+    /// attacking or charging down the rails is more likely a high officer (or a bomb); a piece
+    /// that never moved from the back rows while the game went on is more likely a mine.
+    pub fn behaviour(&self, id: usize) -> [f64; 12] {
+        let p = &self.pieces[id];
+        let mut w = [1.0; 12];
+        let k = p.charges.min(3) as i32;
+        if k > 0 {
+            for r in Rank::ALL {
+                if let Some(level) = r.level() {
+                    w[r as usize] = (1.0 + 0.12 * (level as f64 - 1.0)).powi(k);
+                }
+            }
+            w[Rank::Bomb as usize] = 1.5f64.powi(k);
+        }
+        let back = p.origin.is_some_and(|o| o.row() >= 5) && p.at == p.origin;
+        if !p.moved && back && self.last_steps >= 40 {
+            w[Rank::Mine as usize] = 1.0 + (self.last_steps as f64 / 40.0).min(3.0);
+        }
+        w
+    }
+
+    fn sample_once<R: Rng + ?Sized>(
+        &self,
+        doms: &[Dom],
+        bias: &[[f64; 12]],
+        rng: &mut R,
+    ) -> Vec<Rank> {
         let mut out = vec![Rank::Flag; self.pieces.len()];
         for seat in Seat::ALL {
             if self.eliminated[seat.index()] {
@@ -471,7 +512,7 @@ impl Knowledge {
             let mut attempt = 0;
             loop {
                 attempt += 1;
-                if let Some(ranks) = sample_seat(&ids, doms, rng, attempt > 12) {
+                if let Some(ranks) = sample_seat(&ids, doms, bias, rng, attempt > 12) {
                     for (i, r) in ids.iter().zip(ranks) {
                         out[*i] = r;
                     }
@@ -484,10 +525,12 @@ impl Knowledge {
 }
 
 /// One seat: assign the remaining pieces of each kind to its pieces, most constrained first,
-/// each rank drawn with weight (copies left) / (pieces that could still take it).
+/// each rank drawn with weight (copies left) / (pieces that could still take it) × the piece's
+/// behaviour bias.
 fn sample_seat<R: Rng + ?Sized>(
     ids: &[usize],
     doms: &[Dom],
+    bias: &[[f64; 12]],
     rng: &mut R,
     relax: bool,
 ) -> Option<Vec<Rank>> {
@@ -512,7 +555,7 @@ fn sample_seat<R: Rng + ?Sized>(
                 continue;
             }
             let cand = order[pos..].iter().filter(|&&j| doms[ids[j]] & bit(r) != 0).count().max(1);
-            let w = n as f64 / cand as f64;
+            let w = n as f64 / cand as f64 * bias[ids[k]][r as usize];
             weights[r as usize] = w;
             total += w;
         }

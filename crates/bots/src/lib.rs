@@ -14,6 +14,8 @@ use siguo_rules::{Deployment, Event, Move, Options, Seat, View};
 use std::time::Duration;
 
 mod deploy;
+pub mod engine;
+pub mod engine_protocol;
 mod geo;
 mod greedy;
 pub mod knowledge;
@@ -37,8 +39,11 @@ pub enum Level {
     Random,
     /// One-ply heuristic.
     Greedy,
-    /// Bookkeeping + sampling + search.
+    /// Bookkeeping + weighted sampling + alpha-beta with quiescence and a richer evaluation.
     Standard,
+    /// The first standard bot (no mobility, quiescence or sample weighting), kept for comparison.
+    #[serde(rename = "standard-v1")]
+    StandardV1,
 }
 
 impl Level {
@@ -47,6 +52,7 @@ impl Level {
             Level::Random => "random",
             Level::Greedy => "greedy",
             Level::Standard => "standard",
+            Level::StandardV1 => "standard-v1",
         }
     }
 }
@@ -58,7 +64,10 @@ impl std::str::FromStr for Level {
             "random" => Ok(Level::Random),
             "greedy" => Ok(Level::Greedy),
             "standard" => Ok(Level::Standard),
-            other => Err(format!("unknown bot level {other:?} (random, greedy, standard)")),
+            "standard-v1" => Ok(Level::StandardV1),
+            other => {
+                Err(format!("unknown bot level {other:?} (random, greedy, standard, standard-v1)"))
+            }
         }
     }
 }
@@ -70,6 +79,13 @@ pub trait Bot: Send + Sync {
     fn observe(&mut self, event: &Event);
     /// Pick one of `moves` (non-empty, all legal for the seat to move) seeing only `view`.
     fn choose(&mut self, view: &View, moves: &[Move]) -> Move;
+    /// Change the thinking time per move (capped at [`MAX_BUDGET`]); bots that do not search
+    /// ignore it.
+    fn set_budget(&mut self, _budget: Duration) {}
+    /// What the last [`Bot::choose`] did (depth, samples, ...), for the engine protocol's `info`.
+    fn info(&self) -> Option<engine_protocol::Info> {
+        None
+    }
 }
 
 /// Build a bot. `seed` makes it deterministic; `budget` bounds thinking time per move.
@@ -93,6 +109,7 @@ pub fn make_bot_with(
         }),
         Level::Greedy => Box::new(GreedyBot::new(seed)),
         Level::Standard => Box::new(StandardBot::new(seed, budget.min(MAX_BUDGET), node_limit)),
+        Level::StandardV1 => Box::new(StandardBot::v1(seed, budget.min(MAX_BUDGET), node_limit)),
     }
 }
 

@@ -79,8 +79,84 @@ pub fn flag_threatened(g: &Game, owner: Seat, flag: Station) -> bool {
     })
 }
 
-/// Static evaluation for `team` (positive is good for it).
-pub fn evaluate(g: &Game, team: Team, depth_left: u32) -> i32 {
+/// What the evaluation and the search use beyond the first version's material + progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Mobility, frozen pieces, flag approaches, engineers against mines.
+    pub rich_eval: bool,
+    /// Plies of captures searched beyond the horizon (0: none).
+    pub quiescence: u32,
+}
+
+impl SearchParams {
+    pub const V1: SearchParams = SearchParams { rich_eval: false, quiescence: 0 };
+    pub const V2: SearchParams = SearchParams { rich_eval: true, quiescence: 4 };
+}
+
+/// A seat with fewer movable pieces than this is near elimination by "no legal move".
+const MOBILE_FLOOR: i32 = 6;
+/// Per missing movable piece below the floor, squared.
+const MOBILITY: i32 = 45;
+/// An enemy piece two steps from a flag.
+const APPROACH: i32 = 250;
+/// An own mine next to the flag (an approach closed).
+const GUARD: i32 = 60;
+/// An engineer is worth this much more while the enemy still has mines.
+const SAPPER: i32 = 120;
+
+/// The terms of the richer evaluation, for `team`.
+fn rich_terms(g: &Game, team: Team, fl: &[Option<Station>; 4]) -> i32 {
+    let mut mobile = [0i32; 4];
+    let mut engineers = [0i32; 2];
+    let mut mines = [0i32; 2];
+    let mut frozen = 0;
+    let ti = |t: Team| if t == team { 0 } else { 1 };
+    for st in Station::all() {
+        let Some(p) = g.piece_at(st) else { continue };
+        let side = ti(p.owner.team());
+        match p.rank {
+            Rank::Mine => mines[side] += 1,
+            Rank::Engineer => engineers[side] += 1,
+            _ => {}
+        }
+        if p.rank.is_movable() {
+            if st.is_headquarters() {
+                // Frozen for good: it keeps a third of its value (it still blocks and defends).
+                let v = value(p.rank) * 2 / 3;
+                frozen += if side == 0 { -v } else { v };
+            } else {
+                mobile[p.owner.index()] += 1;
+            }
+        }
+    }
+    let mut score = frozen;
+    score += SAPPER * (engineers[0].min(2) * (mines[1] > 0) as i32)
+        - SAPPER * (engineers[1].min(2) * (mines[0] > 0) as i32);
+    for seat in Seat::ALL {
+        if g.is_eliminated(seat) {
+            continue;
+        }
+        let sign = if seat.team() == team { 1 } else { -1 };
+        let short = (MOBILE_FLOOR - mobile[seat.index()]).max(0);
+        score -= sign * MOBILITY * short * short;
+        let Some(f) = fl[seat.index()] else { continue };
+        for &nb in f.neighbours() {
+            if g.piece_at(nb).is_some_and(|p| p.owner == seat && p.rank == Rank::Mine) {
+                score += sign * GUARD;
+            }
+        }
+        for &st in geo::two_steps(f) {
+            if g.piece_at(st).is_some_and(|p| p.owner.team() != seat.team() && p.rank.is_movable())
+            {
+                score -= sign * APPROACH;
+            }
+        }
+    }
+    score
+}
+
+/// Static evaluation for `team` (positive is good for it); the richer terms when `rich`.
+pub fn evaluate_with(g: &Game, team: Team, depth_left: u32, rich: bool) -> i32 {
     match g.status() {
         Status::Won { winner, .. } => {
             let v = WIN + depth_left as i32;
@@ -121,6 +197,9 @@ pub fn evaluate(g: &Game, team: Team, depth_left: u32) -> i32 {
             }
         }
     }
+    if rich {
+        score += rich_terms(g, team, &fl);
+    }
     score
 }
 
@@ -151,15 +230,71 @@ impl Limit {
     }
 }
 
+/// Take the value `v` of a child into the node's best and window; whether the node is cut off.
+fn cutoff(maxing: bool, v: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32) -> bool {
+    if maxing {
+        *best = (*best).max(v);
+        *alpha = (*alpha).max(v);
+    } else {
+        *best = (*best).min(v);
+        *beta = (*beta).min(v);
+    }
+    *alpha >= *beta
+}
+
 pub struct Searcher<'a> {
     pub team: Team,
     pub limit: &'a mut Limit,
+    pub params: SearchParams,
     bufs: Vec<Vec<(Station, Station)>>,
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(team: Team, limit: &'a mut Limit) -> Self {
-        Searcher { team, limit, bufs: Vec::new() }
+    pub fn new(team: Team, limit: &'a mut Limit, params: SearchParams) -> Self {
+        Searcher { team, limit, params, bufs: Vec::new() }
+    }
+
+    fn eval(&self, g: &Game, depth: u32) -> i32 {
+        evaluate_with(g, self.team, depth, self.params.rich_eval)
+    }
+
+    /// Captures only, with stand-pat for the side to move, `left` plies at most.
+    fn quiesce(&mut self, g: &Game, left: u32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let stand = self.eval(g, 0);
+        if left == 0 || g.is_over() || self.limit.tick() {
+            return stand;
+        }
+        let Some(seat) = g.turn() else { return stand };
+        let maxing = seat.team() == self.team;
+        if maxing {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        if self.bufs.len() <= ply {
+            self.bufs.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.bufs[ply]);
+        gen(g, &mut moves);
+        moves.retain(|&(_, to)| g.piece_at(to).is_some());
+        moves.sort_by_key(|&(_, to)| -g.piece_at(to).map_or(-1, |p| value(p.rank)));
+        let mut best = stand;
+        for &(from, to) in &moves {
+            let mut child = g.clone();
+            play_generated(&mut child, from, to);
+            let v = self.quiesce(&child, left - 1, ply + 1, alpha, beta);
+            if self.limit.stopped || cutoff(maxing, v, &mut best, &mut alpha, &mut beta) {
+                break;
+            }
+        }
+        self.bufs[ply] = moves;
+        best
     }
 
     /// Fail-soft alpha-beta; the side of `team` maximizes. Returns 0 once stopped (discard it).
@@ -174,10 +309,13 @@ impl<'a> Searcher<'a> {
         if self.limit.tick() {
             return 0;
         }
-        if depth == 0 || g.is_over() {
-            return evaluate(g, self.team, depth);
+        if depth == 0 && self.params.quiescence > 0 && !g.is_over() {
+            return self.quiesce(g, self.params.quiescence, ply, alpha, beta);
         }
-        let Some(seat) = g.turn() else { return evaluate(g, self.team, depth) };
+        if depth == 0 || g.is_over() {
+            return self.eval(g, depth);
+        }
+        let Some(seat) = g.turn() else { return self.eval(g, depth) };
         if self.bufs.len() <= ply {
             self.bufs.resize_with(ply + 1, Vec::new);
         }
@@ -185,7 +323,7 @@ impl<'a> Searcher<'a> {
         gen(g, &mut moves);
         if moves.is_empty() {
             self.bufs[ply] = moves;
-            return evaluate(g, self.team, depth);
+            return self.eval(g, depth);
         }
         // Captures first, most valuable victims first (by their sampled rank).
         moves.sort_by_key(|&(_, to)| -g.piece_at(to).map_or(-1, |p| value(p.rank)));
@@ -195,23 +333,13 @@ impl<'a> Searcher<'a> {
             let mut child = g.clone();
             play_generated(&mut child, from, to);
             let v = self.alphabeta(&child, depth - 1, ply + 1, alpha, beta);
-            if self.limit.stopped {
-                break;
-            }
-            if maxing {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            if self.limit.stopped || cutoff(maxing, v, &mut best, &mut alpha, &mut beta) {
                 break;
             }
         }
         self.bufs[ply] = moves;
         if best.abs() == INF {
-            return evaluate(g, self.team, depth);
+            return self.eval(g, depth);
         }
         best
     }

@@ -1,7 +1,8 @@
 //! The `standard` bot: public bookkeeping, sampled identities, alpha-beta in each sample,
 //! values averaged over samples, within an anytime budget.
+use crate::engine_protocol::Info;
 use crate::knowledge::{bit, Knowledge, MOVABLE};
-use crate::search::{can_take_flag, play, Limit, Searcher, INF, WIN};
+use crate::search::{can_take_flag, play, Limit, SearchParams, Searcher, INF, WIN};
 use crate::{deploy, geo, Bot};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -13,20 +14,67 @@ const MAX_DEPTH: u32 = 4;
 /// A root move worse than the best one so far by this much is only bounded, not valued exactly.
 const MARGIN: i32 = 2_000;
 
+/// What distinguishes the versions of the standard bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Params {
+    search: SearchParams,
+    /// Samples weighted by observed behaviour ([`Knowledge::behaviour`]).
+    weighted_samples: bool,
+    /// Spend more of the budget on critical turns, less on quiet ones (else always 75%).
+    time_management: bool,
+}
+
+impl Params {
+    const V1: Params =
+        Params { search: SearchParams::V1, weighted_samples: false, time_management: false };
+    const V2: Params =
+        Params { search: SearchParams::V2, weighted_samples: true, time_management: true };
+}
+
 pub struct StandardBot {
     rng: ChaCha8Rng,
     budget: Duration,
     node_limit: Option<u64>,
     know: Knowledge,
+    params: Params,
+    info: Option<Info>,
 }
 
 impl StandardBot {
+    /// The current standard bot.
     pub fn new(seed: u64, budget: Duration, node_limit: Option<u64>) -> StandardBot {
+        StandardBot::with(seed, budget, node_limit, Params::V2)
+    }
+
+    /// The first version (`standard-v1`): material + progress, no quiescence, flat samples.
+    pub fn v1(seed: u64, budget: Duration, node_limit: Option<u64>) -> StandardBot {
+        StandardBot::with(seed, budget, node_limit, Params::V1)
+    }
+
+    fn with(seed: u64, budget: Duration, node_limit: Option<u64>, params: Params) -> StandardBot {
         StandardBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             budget,
             node_limit,
             know: Knowledge::new(),
+            params,
+            info: None,
+        }
+    }
+
+    /// The share of the budget to search for: more when a capture is possible or our flag is
+    /// threatened, less when there is little to choose from.
+    fn time_share(&self, view: &View, cands: &[&Move], threatened: bool) -> f64 {
+        if !self.params.time_management {
+            return 0.75;
+        }
+        let capture = cands.iter().any(|m| view.pieces.contains_key(&m.to));
+        if threatened || capture {
+            0.85
+        } else if cands.len() <= 4 {
+            0.4
+        } else {
+            0.65
         }
     }
 }
@@ -86,8 +134,17 @@ impl Bot for StandardBot {
         self.know.observe(event);
     }
 
+    fn set_budget(&mut self, budget: Duration) {
+        self.budget = budget.min(crate::MAX_BUDGET);
+    }
+
+    fn info(&self) -> Option<Info> {
+        self.info.clone()
+    }
+
     fn choose(&mut self, view: &View, moves: &[Move]) -> Move {
         let start = Instant::now();
+        self.info = None;
         assert!(!moves.is_empty(), "choose() needs at least one legal move");
         self.know.sync(view);
         if moves.len() == 1 {
@@ -99,19 +156,21 @@ impl Bot for StandardBot {
             .unwrap_or(siguo_rules::Seat::N);
         let team = me.team();
         let doms = self.know.domains(&view.options, &view.flags_revealed);
-        let cands: Vec<&Move> = match forced(&self.know, &doms, view, me, moves) {
-            Some(c) if c.len() == 1 => return c[0].clone(),
-            Some(c) => c,
-            None => moves.iter().collect(),
-        };
+        let (cands, threatened): (Vec<&Move>, bool) =
+            match forced(&self.know, &doms, view, me, moves) {
+                Some(c) if c.len() == 1 => return c[0].clone(),
+                Some(c) => (c, true),
+                None => (moves.iter().collect(), false),
+            };
         let budget = self.budget.min(crate::MAX_BUDGET);
+        let share = self.time_share(view, &cands, threatened);
         let mut limit = Limit {
-            deadline: self.node_limit.is_none().then(|| start + budget.mul_f64(0.75)),
+            deadline: self.node_limit.is_none().then(|| start + budget.mul_f64(share)),
             node_limit: self.node_limit,
             nodes: 0,
             stopped: false,
         };
-        let mut searcher = Searcher::new(team, &mut limit);
+        let mut searcher = Searcher::new(team, &mut limit, self.params.search);
         let mut samples: Vec<Game> = Vec::new();
         let mut result: Option<Vec<f64>> = None;
         let mut result_depth = 0;
@@ -131,7 +190,8 @@ impl Bot for StandardBot {
                         searcher.limit.stopped = true;
                         break;
                     }
-                    let pieces = self.know.sample(&doms, &view.options, &mut self.rng);
+                    let weighted = self.params.weighted_samples;
+                    let pieces = self.know.sample(&doms, &view.options, weighted, &mut self.rng);
                     let pos = Position {
                         variant: view.variant,
                         turn: me,
@@ -197,6 +257,12 @@ impl Bot for StandardBot {
                 start.elapsed()
             );
         }
+        self.info = Some(Info {
+            depth: Some(result_depth),
+            samples: Some(samples.len() as u32),
+            nodes: Some(searcher.limit.nodes),
+            ..Info::default()
+        });
         let Some(avg) = result else {
             return cands[self.rng.random_range(0..cands.len())].clone();
         };
@@ -208,6 +274,10 @@ impl Bot for StandardBot {
                 best_v = v;
                 best_i = i;
             }
+        }
+        if let Some(info) = &mut self.info {
+            info.score = Some((avg[best_i] * 10.0).round() / 10.0);
+            info.pv = vec![cands[best_i].notation()];
         }
         cands[best_i].clone()
     }

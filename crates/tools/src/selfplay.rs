@@ -5,6 +5,13 @@
 //! profits from a lucky deployment. Every seat gets its own bot instance (four-dark play: allies
 //! do not share knowledge), fed only its seat's view and the public events. Work is spread over
 //! std threads, one pair at a time.
+//!
+//! A side may be an external program speaking the engine protocol (`--a-engine`, docs/engine.md):
+//! one process per seat and game, fed the same views and public events as a built-in bot; an
+//! engine that answers illegally, crashes or overruns its budget by more than the margin forfeits
+//! the game.
+use crate::engine_client::{EngineProc, Fault, Reply};
+use siguo_bots::engine_protocol::{Go, LiveEvent, WireEvent};
 use siguo_bots::{make_bot, Bot, Level};
 use siguo_rules::{
     Action, Deployment, ElimReason, Game, Options, Seat, SeatSet, Status, Team, Viewer,
@@ -16,9 +23,19 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SelfplayArgs {
-    /// Level of bot A (random, greedy, standard).
+    /// Level of bot A (random, greedy, standard, standard-v1).
     #[arg(long, default_value = "standard")]
     pub a: Level,
+    /// Side A is this external engine command (docs/engine.md) instead of a built-in bot,
+    /// e.g. "siguo engine --bot standard".
+    #[arg(long)]
+    pub a_engine: Option<String>,
+    /// Side B is this external engine command.
+    #[arg(long)]
+    pub b_engine: Option<String>,
+    /// An engine that has not answered a `go` after its budget plus this margin forfeits.
+    #[arg(long, default_value_t = 250)]
+    pub engine_margin_ms: u64,
     /// Level of bot B.
     #[arg(long, default_value = "greedy")]
     pub b: Level,
@@ -62,6 +79,37 @@ struct GameResult {
     times_a: Vec<u32>,
     times_b: Vec<u32>,
     pair: usize,
+    /// Which side forfeited, and why.
+    forfeit: Option<(char, String)>,
+}
+
+impl GameResult {
+    fn new(pair: usize) -> GameResult {
+        GameResult {
+            score: None,
+            ending: String::new(),
+            steps: 0,
+            illegal: 0,
+            times_a: Vec::new(),
+            times_b: Vec::new(),
+            pair,
+            forfeit: None,
+        }
+    }
+
+    /// The game is lost by the side `a_side` (true: A) for `fault`.
+    fn forfeited(mut self, a_side: bool, seat: Seat, fault: &Fault) -> GameResult {
+        self.score = Some(if a_side { 0.0 } else { 1.0 });
+        let kind = match fault {
+            Fault::Crashed(_) => "crashed",
+            Fault::TooSlow { .. } => "over budget",
+            Fault::BadAnswer(_) => "illegal answer",
+        };
+        self.ending = format!("forfeit: {kind}");
+        let name = if a_side { 'A' } else { 'B' };
+        self.forfeit = Some((name, format!("{name} at {seat:?}: {fault}")));
+        self
+    }
 }
 
 fn mix(seed: u64, k: u64) -> u64 {
@@ -75,6 +123,75 @@ fn mix(seed: u64, k: u64) -> u64 {
 struct Side {
     level: Level,
     budget: Duration,
+    /// An external engine command instead of the built-in bot.
+    engine: Option<String>,
+    margin: Duration,
+}
+
+impl Side {
+    fn name(&self) -> String {
+        match &self.engine {
+            Some(cmd) => format!("engine {cmd:?}"),
+            None => self.level.name().to_string(),
+        }
+    }
+
+    /// How long starting an engine and its `new_game` may take.
+    fn setup_timeout(&self) -> Duration {
+        Duration::from_secs(10) + self.budget
+    }
+}
+
+/// Who plays a seat.
+enum Player {
+    Bot(Box<dyn Bot>),
+    Engine(EngineProc),
+}
+
+impl Player {
+    fn observe(&mut self, e: &WireEvent) -> Result<(), Fault> {
+        match self {
+            Player::Bot(b) => {
+                if let WireEvent::Game(e) = e {
+                    b.observe(e);
+                }
+                Ok(())
+            }
+            Player::Engine(p) => p.event(e.clone()),
+        }
+    }
+}
+
+/// Start an engine for `seat` (and, with `deploy`, get its deployment, checked).
+fn start_engine(
+    cmd: &str,
+    side: &Side,
+    options: &Options,
+    seat: Seat,
+    deploy: bool,
+    seed: u64,
+) -> Result<(EngineProc, Option<Deployment>), Fault> {
+    let mut p = EngineProc::start(cmd, side.setup_timeout())?;
+    let d = p.new_game(options, seat, deploy, seed, side.setup_timeout())?;
+    if let Some(d) = &d {
+        d.validate(options).map_err(|e| Fault::BadAnswer(format!("deployment: {e}")))?;
+    }
+    Ok((p, d))
+}
+
+/// Feed events to every player; the first engine that fails forfeits.
+fn feed(
+    players: &mut [Player],
+    events: Vec<WireEvent>,
+    a_team: Team,
+) -> Result<(), (bool, Seat, Fault)> {
+    for e in &events {
+        for (i, p) in players.iter_mut().enumerate() {
+            let seat = Seat::from_index(i);
+            p.observe(e).map_err(|f| (seat.team() == a_team, seat, f))?;
+        }
+    }
+    Ok(())
 }
 
 /// Play one game. `a_team` is the team bot A plays. Returns the result from A's side.
@@ -87,62 +204,121 @@ fn play_game(
     seed: u64,
     pair: usize,
 ) -> GameResult {
-    let mut bots: Vec<Box<dyn Bot>> = Seat::ALL
-        .iter()
-        .map(|&s| {
-            let side = if s.team() == a_team { a } else { b };
-            make_bot(side.level, mix(seed, s.index() as u64), side.budget)
-        })
-        .collect();
-    let mut res = GameResult {
-        score: None,
-        ending: String::new(),
-        steps: 0,
-        illegal: 0,
-        times_a: Vec::new(),
-        times_b: Vec::new(),
-        pair,
-    };
+    let res = GameResult::new(pair);
+    let mut players = Vec::new();
+    for s in Seat::ALL {
+        let side = if s.team() == a_team { a } else { b };
+        let bseed = mix(seed, s.index() as u64);
+        players.push(match &side.engine {
+            None => Player::Bot(make_bot(side.level, bseed, side.budget)),
+            Some(cmd) => match start_engine(cmd, side, options, s, false, bseed) {
+                Ok((p, _)) => Player::Engine(p),
+                Err(f) => return res.forfeited(s.team() == a_team, s, &f),
+            },
+        });
+    }
     let mut game = match Game::new(*options, deployments) {
         Ok(g) => g,
         Err(e) => {
+            let mut res = res;
             res.ending = format!("bad deployment: {e}");
             return res;
         }
     };
-    let feed = |bots: &mut Vec<Box<dyn Bot>>, events: &[siguo_rules::Event]| {
-        for e in events {
-            for bot in bots.iter_mut() {
-                bot.observe(e);
-            }
-        }
-    };
-    feed(&mut bots, &game.initial_events());
+    let mut res = res;
+    match play_battle(&mut game, &mut players, a, b, a_team, seed, &mut res) {
+        Ok(()) => finish(&game, a_team, res),
+        Err((is_a, seat, f)) => res.forfeited(is_a, seat, &f),
+    }
+}
+
+/// The battle; `Err` (the side: A?, the seat, the fault) when an engine forfeited.
+fn play_battle(
+    game: &mut Game,
+    players: &mut [Player],
+    a: &Side,
+    b: &Side,
+    a_team: Team,
+    seed: u64,
+    res: &mut GameResult,
+) -> Result<(), (bool, Seat, Fault)> {
+    let mut first: Vec<WireEvent> = vec![LiveEvent::BattleStarted.into()];
+    first.extend(game.initial_events().into_iter().map(WireEvent::from));
+    feed(players, first, a_team)?;
     let mut fallback = rand_chacha::ChaCha8Rng::seed_from_u64(mix(seed, 99));
     use rand::{Rng, SeedableRng};
     while let Some(seat) = game.turn() {
         let moves = game.legal_moves();
+        let is_a = seat.team() == a_team;
+        let side = if is_a { a } else { b };
         let events = if moves.is_empty() {
             game.apply(&Action::Timeout).expect("a timeout is always accepted")
         } else {
-            let view = game.view(Viewer::Seats(SeatSet::one(seat)));
             let t0 = Instant::now();
-            let m = bots[seat.index()].choose(&view, &moves);
-            let micros = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
-            if seat.team() == a_team { &mut res.times_a } else { &mut res.times_b }.push(micros);
-            let legal = moves.contains(&m);
-            match legal.then(|| game.apply(&Action::Move { from: m.from, to: m.to })) {
-                Some(Ok(ev)) => ev,
-                _ => {
-                    res.illegal += 1;
-                    let m = &moves[fallback.random_range(0..moves.len())];
-                    game.apply(&Action::Move { from: m.from, to: m.to })
-                        .expect("a generated move applies")
+            let action = match &mut players[seat.index()] {
+                Player::Bot(bot) => {
+                    let view = game.view(Viewer::Seats(SeatSet::one(seat)));
+                    let m = bot.choose(&view, &moves);
+                    if moves.contains(&m) {
+                        Action::Move { from: m.from, to: m.to }
+                    } else {
+                        res.illegal += 1;
+                        let m = &moves[fallback.random_range(0..moves.len())];
+                        Action::Move { from: m.from, to: m.to }
+                    }
                 }
-            }
+                Player::Engine(p) => match engine_turn(p, game, seat, side, &moves) {
+                    Ok((action, offer)) => {
+                        if let Some(ev) = offer {
+                            let ev = ev.into_iter().map(WireEvent::from).collect();
+                            feed(players, ev, a_team)?;
+                        }
+                        action
+                    }
+                    Err(f) => return Err((is_a, seat, f)),
+                },
+            };
+            let micros = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
+            if is_a { &mut res.times_a } else { &mut res.times_b }.push(micros);
+            game.apply(&action).expect("a checked action applies")
         };
-        feed(&mut bots, &events);
+        let events = events.into_iter().map(WireEvent::from).collect();
+        feed(players, events, a_team)?;
     }
+    Ok(())
+}
+
+/// One turn of an engine: its checked action, and the events of a draw offer made first.
+fn engine_turn(
+    p: &mut EngineProc,
+    game: &mut Game,
+    seat: Seat,
+    side: &Side,
+    moves: &[siguo_rules::Move],
+) -> Result<(Action, Option<Vec<siguo_rules::Event>>), Fault> {
+    let budget_ms = side.budget.as_millis() as u64;
+    let mut offer = None;
+    loop {
+        let go = Go::for_seats(game, SeatSet::one(seat), budget_ms, None);
+        match p.go(go, side.margin)? {
+            Reply::Move { from, to } => {
+                if !moves.iter().any(|m| m.from == from && m.to == to) {
+                    return Err(Fault::BadAnswer(format!("illegal move {from}-{to}")));
+                }
+                return Ok((Action::Move { from, to }, offer));
+            }
+            Reply::Surrender => return Ok((Action::Surrender { seat }, offer)),
+            Reply::Draw if offer.is_none() => {
+                // Offer if the rules allow it now (else the offer is ignored); then ask again.
+                offer = Some(game.apply(&Action::OfferDraw { seat }).unwrap_or_default());
+            }
+            Reply::Draw => return Err(Fault::BadAnswer("a second draw in one turn".into())),
+        }
+    }
+}
+
+/// The result of a finished game, from A's side.
+fn finish(game: &Game, a_team: Team, mut res: GameResult) -> GameResult {
     res.steps = game.steps();
     match game.status() {
         Status::Won { winner, .. } => {
@@ -185,23 +361,33 @@ fn play_game(
 /// Both games of pair `k`: deployments made by the bots of the first game, reused in the second.
 fn play_pair(options: &Options, a: &Side, b: &Side, seed: u64, k: usize) -> [GameResult; 2] {
     let pseed = mix(seed, k as u64);
-    let deployments: [Deployment; 4] = Seat::ALL.map(|s| {
+    let mut deployments = Vec::new();
+    for s in Seat::ALL {
+        // A deploys North and South (it plays them in the first game of the pair).
         let side = if s.team() == Team::NS { a } else { b };
-        make_bot(side.level, mix(pseed, 10 + s.index() as u64), side.budget).deploy(s, options)
-    });
+        let dseed = mix(pseed, 10 + s.index() as u64);
+        match &side.engine {
+            None => deployments.push(make_bot(side.level, dseed, side.budget).deploy(s, options)),
+            Some(cmd) => match start_engine(cmd, side, options, s, true, dseed) {
+                Ok((_, Some(d))) => deployments.push(d),
+                Ok((_, None)) => unreachable!("a deployment was asked for"),
+                Err(f) => {
+                    // The side forfeits both games of the pair.
+                    let is_a = s.team() == Team::NS;
+                    return [
+                        GameResult::new(k).forfeited(is_a, s, &f),
+                        GameResult::new(k).forfeited(is_a, s, &f),
+                    ];
+                }
+            },
+        }
+    }
+    let deployments: [Deployment; 4] = deployments.try_into().expect("four deployments");
     let run = |a_team: Team, gseed: u64| {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             play_game(options, &deployments, a, b, a_team, gseed, k)
         }));
-        r.unwrap_or_else(|_| GameResult {
-            score: None,
-            ending: "crash".into(),
-            steps: 0,
-            illegal: 0,
-            times_a: Vec::new(),
-            times_b: Vec::new(),
-            pair: k,
-        })
+        r.unwrap_or_else(|_| GameResult { ending: "crash".into(), ..GameResult::new(k) })
     };
     [run(Team::NS, mix(pseed, 1)), run(Team::EW, mix(pseed, 2))]
 }
@@ -234,13 +420,18 @@ pub fn run(args: SelfplayArgs) -> i32 {
         return 2;
     }
     let cap = siguo_bots::MAX_BUDGET.as_millis() as u64;
+    let margin = Duration::from_millis(args.engine_margin_ms);
     let a = Side {
         level: args.a,
         budget: Duration::from_millis(args.budget_a_ms.unwrap_or(args.budget_ms).min(cap)),
+        engine: args.a_engine.clone(),
+        margin,
     };
     let b = Side {
         level: args.b,
         budget: Duration::from_millis(args.budget_b_ms.unwrap_or(args.budget_ms).min(cap)),
+        engine: args.b_engine.clone(),
+        margin,
     };
     let pairs = args.games.div_ceil(2);
     let threads = args
@@ -249,9 +440,9 @@ pub fn run(args: SelfplayArgs) -> i32 {
         .clamp(1, pairs);
     println!(
         "selfplay: A = {} ({} ms) vs B = {} ({} ms), {} games ({} pairs, teams swapped, deployments reused), seed {}, {} threads",
-        a.level.name(),
+        a.name(),
         a.budget.as_millis(),
-        b.level.name(),
+        b.name(),
         b.budget.as_millis(),
         pairs * 2,
         pairs,
@@ -318,14 +509,7 @@ pub fn run(args: SelfplayArgs) -> i32 {
     };
     let ci = 1.96 * (var / means.len().max(1) as f64).sqrt();
     let illegal: usize = results.iter().map(|r| r.illegal).sum();
-    println!(
-        "A ({}) against B ({}): W {} D {} L {}",
-        a.level.name(),
-        b.level.name(),
-        wins,
-        draws,
-        losses
-    );
+    println!("A ({}) against B ({}): W {} D {} L {}", a.name(), b.name(), wins, draws, losses);
     println!("score of A: {:.3} ± {:.3} (95% CI, {} games)", score, ci, played.len());
     let mut endings: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     for r in &played {
@@ -345,6 +529,15 @@ pub fn run(args: SelfplayArgs) -> i32 {
     println!("mean battle steps per game: {mean_steps:.1}");
     println!("illegal moves: {illegal}");
     println!("crashes: {crashes}");
+    let forfeits: Vec<&(char, String)> =
+        results.iter().filter_map(|r| r.forfeit.as_ref()).collect();
+    for side in ['A', 'B'] {
+        let n = forfeits.iter().filter(|f| f.0 == side).count();
+        println!("forfeits by {side}: {n}");
+    }
+    for (r, f) in results.iter().filter_map(|r| r.forfeit.as_ref().map(|f| (r, f))) {
+        println!("  forfeit, pair {}: {}", r.pair, f.1);
+    }
     for (name, side, times) in [
         ("A", a, results.iter().flat_map(|r| r.times_a.iter().copied()).collect::<Vec<u32>>()),
         ("B", b, results.iter().flat_map(|r| r.times_b.iter().copied()).collect::<Vec<u32>>()),
@@ -353,7 +546,7 @@ pub fn run(args: SelfplayArgs) -> i32 {
         t.sort_unstable();
         println!(
             "time per move, {name} ({}): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} moves",
-            side.level.name(),
+            side.name(),
             percentile(&t, 0.5),
             percentile(&t, 0.99),
             percentile(&t, 1.0),
@@ -368,7 +561,7 @@ pub fn run(args: SelfplayArgs) -> i32 {
             pairs * 2
         );
     }
-    if illegal > 0 || crashes > 0 {
+    if illegal > 0 || crashes > 0 || !forfeits.is_empty() {
         1
     } else {
         0
