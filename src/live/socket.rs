@@ -170,10 +170,11 @@ async fn join(
     joined: &mut HashSet<String>,
     id: &Option<ClientId>,
     room: &str,
-    v: Option<u64>,
+    (v, by_invite): (Option<u64>, bool),
 ) -> Result<(), ProtoError> {
     let h = live.room(room).ok_or_else(no_room)?;
-    if !h.send(Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v }).await {
+    let cmd = Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v, by_invite };
+    if !h.send(cmd).await {
         return Err(no_room());
     }
     joined.insert(room.to_string());
@@ -206,7 +207,7 @@ async fn route(
             let (room, invite) = live.create_room(who, public.unwrap_or(true), options)?;
             acknowledge(live, who, tx, id, AckBody::Created { room: room.clone(), invite });
             // the creator joins its room at once
-            join(live, who, tx, joined, &None, &room, None).await
+            join(live, who, tx, joined, &None, &room, (None, false)).await
         }
         ClientMsg::StartPractice { options, level, seat } => {
             if let Some(ack) = live.seen_id(who.account_id, id) {
@@ -229,9 +230,10 @@ async fn route(
             });
             let (game, room) = live.create_game(GameKind::Practice, seats, options).await?;
             acknowledge(live, who, tx, id, AckBody::Practice { room: room.clone(), game });
-            join(live, who, tx, joined, &None, &room, None).await
+            join(live, who, tx, joined, &None, &room, (None, false)).await
         }
         ClientMsg::JoinRoom { room, invite, game, v } => {
+            let by_invite = room.is_none() && invite.is_some();
             let room = match (room, invite, game) {
                 (Some(r), _, _) => r,
                 (None, Some(i), _) => live.room_by_invite(&i).ok_or_else(|| {
@@ -247,7 +249,7 @@ async fn route(
                     ))
                 }
             };
-            join(live, who, tx, joined, id, &room, v).await
+            join(live, who, tx, joined, id, &room, (v, by_invite)).await
         }
         other => {
             let room = other.room().unwrap_or_default().to_string();

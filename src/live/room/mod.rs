@@ -34,7 +34,8 @@ use tokio::sync::mpsc;
 pub enum Cmd {
     /// Subscribe a socket (spectator unless the person holds a seat).
     /// `id: None` means no ack (the lobby already acknowledged, e.g. `create_room`).
-    Join { conn: ClientTx, who: Who, id: Option<ClientId>, v: Option<u64> },
+    /// `by_invite`: the socket presented the room's invite code (admits it to a private room).
+    Join { conn: ClientTx, who: Who, id: Option<ClientId>, v: Option<u64>, by_invite: bool },
     /// A socket closed.
     Gone { conn_id: u64 },
     /// A client message addressed to this room.
@@ -73,6 +74,8 @@ struct Room {
     kind: GameKind,
     public: bool,
     invite: Option<String>,
+    /// accounts that presented the invite code (they may come back by room id)
+    admitted: std::collections::HashSet<i64>,
     host: Option<i64>,
     created: i64,
     options: Options,
@@ -117,7 +120,7 @@ impl Room {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Join { conn, who, id, v } => self.on_join(conn, who, id, v),
+            Cmd::Join { conn, who, id, v, by_invite } => self.on_join(conn, who, id, v, by_invite),
             Cmd::Gone { conn_id } => {
                 if let Some(s) = self.subs.remove(&conn_id) {
                     self.after_unsubscribe(&s.who);

@@ -49,7 +49,7 @@ impl Room {
             room: self.id.clone(),
             kind: self.kind,
             public: self.public,
-            invite: self.invite.clone(),
+            invite: self.invite.clone().filter(|_| self.may_see_invite(account_id)),
             host: self.host_name(),
             options: self.options,
             phase: self.phase.name(),

@@ -2,7 +2,7 @@
 use super::phase::Phase;
 use super::{Room, Sub};
 use crate::live::protocol::{now_ms, AckBody, ClientId, ErrorCode, ProtoError, ServerMsg};
-use crate::live::{ClientTx, Who};
+use crate::live::{ClientTx, GameKind, Who};
 use siguo_rules::{Seat, SeatSet, Viewer};
 
 impl Room {
@@ -13,8 +13,15 @@ impl Room {
         who: Who,
         id: Option<ClientId>,
         v: Option<u64>,
+        by_invite: bool,
     ) {
         let a = who.account_id;
+        if !self.may_enter(a, by_invite) {
+            // the same answer as for a room that does not exist: private ids are not probed
+            let e = ProtoError::new(ErrorCode::NotFound, "no such room");
+            conn.send(&ServerMsg::error(&id, &e));
+            return;
+        }
         let first = !self.subs.values().any(|s| s.who.account_id == a);
         if id.is_some() {
             let body = AckBody::Joined {
@@ -39,6 +46,25 @@ impl Room {
             self.presence_changed();
         }
         self.update_summary();
+    }
+
+    /// Who may subscribe: anyone to a public casual room or a ranked game; to a private room
+    /// or a practice game only its host, its seated people and whoever presented its invite.
+    fn may_enter(&mut self, account_id: i64, by_invite: bool) -> bool {
+        let open = self.kind.is_ranked() || (self.kind == GameKind::Casual && self.public);
+        if open || self.may_see_invite(account_id) || self.admitted.contains(&account_id) {
+            return true;
+        }
+        if by_invite && self.invite.is_some() {
+            self.admitted.insert(account_id);
+            return true;
+        }
+        false
+    }
+
+    /// The invite code goes only to the host and the seated people.
+    pub(super) fn may_see_invite(&self, account_id: i64) -> bool {
+        self.host == Some(account_id) || self.seats_of_account(account_id).next().is_some()
     }
 
     pub(super) fn after_unsubscribe(&mut self, who: &Who) {

@@ -21,8 +21,15 @@ pub(super) fn rng() -> rand::rngs::StdRng {
 fn random_code(len: usize) -> String {
     use rand::Rng;
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut rng = rng();
+    let mut rng = rand::TryRngCore::unwrap_err(rand::rngs::OsRng);
     (0..len).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// Invite codes: 12 characters of 32 (60 bits) from the operating system's CSPRNG.
+pub const INVITE_LEN: usize = 12;
+
+fn invite_code() -> String {
+    random_code(INVITE_LEN)
 }
 
 pub(super) fn make_bot(level: Level, budget: u64) -> Box<dyn Bot> {
@@ -47,6 +54,7 @@ fn new_room(
         kind,
         public,
         invite: None,
+        admitted: Default::default(),
         host: None,
         created: now_ms(),
         options,
@@ -68,7 +76,7 @@ pub(crate) fn spawn_waiting(
     options: Options,
 ) -> (String, String) {
     let id = random_code(8).to_lowercase();
-    let invite = random_code(6);
+    let invite = invite_code();
     let lobby = Lobby { seats: BySeat::default(), empty_since: Some(now_ms()) };
     let (mut room, rx) =
         new_room(live, id.clone(), GameKind::Casual, public, options, Phase::Waiting(lobby), 0);
@@ -97,7 +105,12 @@ pub(crate) async fn spawn_game(
     room.begin_deployment().await?;
     let game_id = room.phase.game_id().ok_or_else(|| AppError::internal("no game id"))?;
     room.id = format!("g{game_id}");
-    live.register(&room.id, None, Some(game_id), RoomHandle { tx: room.me.clone() });
+    if kind == GameKind::Practice {
+        // the player may share the game by this code (a link); nobody else gets in
+        room.invite = Some(invite_code());
+    }
+    let invite = room.invite.clone();
+    live.register(&room.id, invite.as_deref(), Some(game_id), RoomHandle { tx: room.me.clone() });
     if kind.is_ranked() {
         announce_match(live, &room.id, game_id, kind, &seats);
     }
