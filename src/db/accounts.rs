@@ -14,6 +14,7 @@ pub struct Account {
     pub password_hash: Option<String>,
     pub is_guest: bool,
     pub created_at: NaiveDateTime,
+    pub token_generation: i64,
 }
 
 impl Account {
@@ -64,4 +65,17 @@ pub fn set_password_hash(conn: &mut DbConn, id: i64, hash: &str) -> AppResult<()
         .set(accounts::password_hash.eq(Some(hash)))
         .execute(conn)?;
     Ok(())
+}
+
+/// The account's token generation (`None`: no such account).
+pub fn token_generation(conn: &mut DbConn, id: i64) -> AppResult<Option<i64>> {
+    Ok(accounts::table.find(id).select(accounts::token_generation).first(conn).optional()?)
+}
+
+/// Refuse every access token issued so far: increment the generation; returns the new one.
+pub fn bump_token_generation(conn: &mut DbConn, id: i64) -> AppResult<i64> {
+    diesel::update(accounts::table.find(id))
+        .set(accounts::token_generation.eq(accounts::token_generation + 1))
+        .execute(conn)?;
+    Ok(token_generation(conn, id)?.unwrap_or(0))
 }

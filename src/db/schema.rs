@@ -11,6 +11,8 @@ diesel::table! {
         password_hash -> Nullable<Text>,
         is_guest -> Bool,
         created_at -> Timestamp,
+        /// access tokens with a smaller `gen` claim are refused (logout, password change)
+        token_generation -> BigInt,
     }
 }
 

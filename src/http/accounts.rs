@@ -103,7 +103,8 @@ async fn start_session(
     existing_refresh: Option<String>,
     mut resp: HttpResponseBuilder,
 ) -> AppResult<HttpResponse> {
-    let (access_token, expires_in) = state.auth.issue_access(&account.identity())?;
+    let (access_token, expires_in) =
+        state.auth.issue_access(&account.identity(), account.token_generation)?;
     let refresh_token = match existing_refresh {
         Some(t) => t,
         None => {
@@ -293,8 +294,20 @@ pub async fn logout(
     req: HttpRequest,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
+    let mut account = match auth::access_token_of(&req) {
+        Some(t) => {
+            state.auth.verify_access(&state.db, &t).await.ok().map(|v| v.identity.account_id)
+        }
+        None => None,
+    };
     if let Some(token) = refresh_token_of(&req, &body)? {
-        state.db.run(move |conn| refresh::revoke_by_token(conn, &token)).await?;
+        let owner = state.db.run(move |conn| refresh::revoke_by_token(conn, &token)).await?;
+        account = account.or(owner);
+    }
+    // every access token of the account so far is refused from now on, and its sockets close
+    if let Some(a) = account {
+        state.auth.revoke_tokens(&state.db, a).await?;
+        state.live.close_account(a);
     }
     let secure = state.config.auth.cookie_secure;
     let mut resp = HttpResponse::NoContent();
@@ -352,5 +365,8 @@ pub async fn change_password(
             })
         })
         .await?;
+    let token_generation = state.auth.revoke_tokens(&state.db, id).await?;
+    state.live.close_account(id);
+    let account = Account { token_generation, ..account };
     start_session(&state, account, None, None, HttpResponse::Ok()).await
 }

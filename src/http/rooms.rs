@@ -72,7 +72,7 @@ pub async fn ws(
             .and_then(|q| q.into_inner().token)
     });
     let token = token.ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
-    let id = state.auth.verify_access(&token)?;
+    let v = state.auth.verify_access(&state.db, &token).await?;
     if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
         return Err(AppError::forbidden(
             "origin_not_allowed",
@@ -80,6 +80,7 @@ pub async fn ws(
         )
         .into());
     }
+    let id = v.identity;
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
-    socket::start(&req, body, state.live.clone(), who)
+    socket::start(&req, body, state.live.clone(), who, v.exp)
 }

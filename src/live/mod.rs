@@ -122,15 +122,34 @@ pub struct ClientTx {
     pub conn_id: u64,
     pub account_id: i64,
     tx: mpsc::Sender<ByteString>,
-    kill: Arc<Notify>,
+    kill: Arc<Kill>,
 }
 
+/// Why a socket is told to close: its outbound queue overflowed (1013), or its session ended
+/// ([`CLOSE_SESSION_ENDED`]).
+#[derive(Default)]
+pub struct Kill {
+    pub notify: Notify,
+    /// 0 = outbound queue full; else the close code to send
+    pub code: std::sync::atomic::AtomicU16,
+}
+
+/// Close code (4001) of a socket whose session ended: its access token expired, or the account
+/// logged out or changed its password. The client refreshes its token and reconnects.
+pub const CLOSE_SESSION_ENDED: u16 = 4001;
+
 impl ClientTx {
+    /// Close this socket with `code` (e.g. [`CLOSE_SESSION_ENDED`]).
+    pub fn close_with(&self, code: u16) {
+        self.kill.code.store(code, Ordering::Relaxed);
+        self.kill.notify.notify_one();
+    }
+
     /// Queue a message's text (a `ByteString` is shared, not copied, by every receiver).
     pub fn send_text(&self, text: ByteString) {
         match self.tx.try_send(text) {
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => self.kill.notify_one(),
+            Err(mpsc::error::TrySendError::Full(_)) => self.kill.notify.notify_one(),
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
     }
@@ -148,9 +167,9 @@ pub fn client_channel(
     conn_id: u64,
     account_id: i64,
     capacity: usize,
-) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Notify>) {
+) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Kill>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
-    let kill = Arc::new(Notify::new());
+    let kill = Arc::new(Kill::default());
     (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
 }
 
@@ -339,6 +358,14 @@ impl Live {
         if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
             for t in v {
                 t.send_text(text.clone());
+            }
+        }
+    }
+    /// Close every socket of an account (logout, password change) with [`CLOSE_SESSION_ENDED`].
+    pub fn close_account(&self, account_id: i64) {
+        if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
+            for t in v {
+                t.close_with(CLOSE_SESSION_ENDED);
             }
         }
     }

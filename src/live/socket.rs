@@ -37,17 +37,28 @@ pub fn start(
     body: web::Payload,
     live: Live,
     who: Who,
+    expires: u64,
 ) -> Result<HttpResponse, actix_web::Error> {
     let (resp, session, stream) = actix_ws::handle(req, body)?;
     let stream =
         stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
-    actix_web::rt::spawn(run(live, who, session, stream));
+    actix_web::rt::spawn(run(live, who, expires, session, stream));
     Ok(resp)
+}
+
+/// How long until `exp` (Unix seconds) passes.
+fn until(exp: u64) -> Duration {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    Duration::from_secs(exp.saturating_sub(now))
 }
 
 async fn run(
     live: Live,
     who: Who,
+    expires: u64,
     mut session: actix_ws::Session,
     mut stream: actix_ws::AggregatedMessageStream,
 ) {
@@ -60,6 +71,9 @@ async fn run(
     let mut last_seen = Instant::now();
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
+    // the session lives as long as the access token it was opened with
+    let expiry = tokio::time::sleep(until(expires));
+    tokio::pin!(expiry);
 
     tx.send(&ServerMsg::Hello {
         account: Account { id: who.account_id, name: who.name.clone(), guest: who.guest },
@@ -70,13 +84,14 @@ async fn run(
     let close: Option<CloseReason> = loop {
         tokio::select! {
             biased;
-            _ = kill.notified() => break Some(too_slow()),
+            _ = kill.notify.notified() => break Some(killed(&kill)),
+            _ = &mut expiry => break Some(session_ended("access token expired")),
             out = rx.recv() => match out {
                 Some(text) => {
                     // a client that stops reading blocks this send; its queue overflow must still end it
                     tokio::select! {
                         biased;
-                        _ = kill.notified() => break Some(too_slow()),
+                        _ = kill.notify.notified() => break Some(killed(&kill)),
                         r = session.text(text) => if r.is_err() { break None; },
                     }
                 }
@@ -88,7 +103,7 @@ async fn run(
                 }
                 tokio::select! {
                     biased;
-                    _ = kill.notified() => break Some(too_slow()),
+                    _ = kill.notify.notified() => break Some(killed(&kill)),
                     r = session.ping(b"") => if r.is_err() { break None; },
                 }
             }
@@ -140,8 +155,21 @@ async fn run(
     let _ = tokio::time::timeout(Duration::from_secs(5), session.close(close)).await;
 }
 
-fn too_slow() -> CloseReason {
-    CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) }
+/// The close a [`super::Kill`] asks for: session ended, or the outbound queue overflowed.
+fn killed(kill: &super::Kill) -> CloseReason {
+    match kill.code.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => {
+            CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) }
+        }
+        _ => session_ended("session ended"),
+    }
+}
+
+fn session_ended(why: &str) -> CloseReason {
+    CloseReason {
+        code: CloseCode::Other(super::CLOSE_SESSION_ENDED),
+        description: Some(why.into()),
+    }
 }
 
 async fn handle_text(

@@ -47,4 +47,55 @@ async fn private_rooms_by_id(backend: Backend) {
     p.act(json!({"type": "join_room", "game": game})).await.unwrap();
 }
 
-both_backends!(private_rooms_by_id);
+/// Finding 2: a socket ends with its access token (close 4001), and at once on logout and on a
+/// password change; access tokens issued before a logout or password change are refused.
+async fn sessions_end_with_their_token(backend: Backend) {
+    let app = support::spawn_app_with(backend, |c| c.auth.access_ttl_secs = 2).await;
+    let who = account(&app, "exp").await;
+    let mut c = Client::connect(&app, &who).await;
+    let started = std::time::Instant::now();
+    assert_eq!(c.wait_closed().await, 4001, "closed when the token expires");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+
+    let app = support::spawn_app(backend).await;
+    for how in ["logout", "password"] {
+        let (http, s) = app.new_account("lo").await;
+        let who = (
+            s["account"]["username"].as_str().unwrap().to_string(),
+            s["account"]["id"].as_i64().unwrap(),
+            s["access_token"].as_str().unwrap().to_string(),
+        );
+        let mut a = Client::connect(&app, &who).await;
+        let mut b = Client::connect(&app, &who).await;
+        let resp = match how {
+            "logout" => http.post(app.url("/api/auth/logout")).send().await.unwrap(),
+            _ => http
+                .post(app.url("/api/auth/password"))
+                .json(&json!({"current_password": support::GOOD_PASSWORD,
+                              "new_password": "Another-Long-Secret-77"}))
+                .send()
+                .await
+                .unwrap(),
+        };
+        assert!(resp.status().is_success(), "{how}: {}", resp.status());
+        assert_eq!(a.wait_closed().await, 4001, "{how} closes every socket");
+        assert_eq!(b.wait_closed().await, 4001, "{how} closes every socket");
+        // the old access token is refused over HTTP and at the upgrade
+        let old = reqwest::Client::new()
+            .get(app.url("/api/auth/me"))
+            .bearer_auth(&who.2)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(support::error_code(old).await, (401, "token_revoked".to_string()), "{how}");
+        let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+        assert!(tokio_tungstenite::connect_async(url).await.is_err(), "{how}: upgrade refused");
+        if how == "password" {
+            // the new session works
+            let me = http.get(app.url("/api/auth/me")).send().await.unwrap();
+            assert_eq!(me.status(), 200);
+        }
+    }
+}
+
+both_backends!(private_rooms_by_id, sessions_end_with_their_token);
