@@ -101,6 +101,7 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
             .app_data(web::PayloadConfig::default().limit(cfg.server.json_limit_bytes))
             .app_data(http::path_config())
             .app_data(http::query_config())
+            .wrap(middleware::from_fn(http::same_site_only))
             .wrap(middleware::from_fn(http::observe))
             .wrap(http::security_headers())
             .configure(http::health::configure)

@@ -78,6 +78,35 @@ pub fn security_headers() -> DefaultHeaders {
         .add(("Referrer-Policy", "same-origin"))
 }
 
+/// Refuse cross-site state-changing requests (a login CSRF such as another site posting to
+/// `/api/auth/guest` or `/api/auth/logout`): any method but GET/HEAD/OPTIONS whose
+/// `Sec-Fetch-Site` is neither `same-origin` nor `none`, or whose `Origin` is not the server's
+/// own (or in `server.allowed_origins`), gets 403 `cross_site_request`. Clients that are not
+/// browsers send neither header and are not affected.
+pub async fn same_site_only(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    use actix_web::http::Method;
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if !safe {
+        let fetch_site = req.headers().get("sec-fetch-site").and_then(|v| v.to_str().ok());
+        let cross_fetch = fetch_site.is_some_and(|v| v != "same-origin" && v != "none");
+        let allowed = req
+            .app_data::<web::Data<AppState>>()
+            .map(|s| s.config.server.allowed_origins.clone())
+            .unwrap_or_default();
+        if cross_fetch || !crate::live::socket::origin_allowed(req.request(), &allowed) {
+            let err = AppError::forbidden(
+                "cross_site_request",
+                "state-changing requests must come from this site",
+            );
+            return Ok(req.error_response(err).map_into_right_body());
+        }
+    }
+    Ok(next.call(req).await?.map_into_left_body())
+}
+
 /// Request log line and metrics for every request; error responses not made by [`AppError`]
 /// (actix's own 404/405/413 and extractor errors) are rewritten into our JSON error shape.
 pub async fn observe(

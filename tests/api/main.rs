@@ -8,5 +8,6 @@ mod accounts;
 mod accounts_rules;
 mod accounts_tokens;
 mod db_group;
+mod hardening;
 mod referee;
 mod server_ops;
