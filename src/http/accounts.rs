@@ -6,7 +6,7 @@ use crate::app::AppState;
 use crate::auth::{self, limits, password, refresh, AccountOnly, Identity};
 use crate::db::accounts::{self as repo, Account};
 use crate::error::{AppError, AppResult};
-use crate::http::{client_ip, parse_optional_json};
+use crate::http::{client_bucket, parse_optional_json};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::{get, post, web, HttpRequest, HttpResponse, HttpResponseBuilder};
 use chrono::NaiveDateTime;
@@ -159,7 +159,7 @@ pub async fn register(
     password::check_password(&password, &username)?;
     limits::check(
         &state.auth.limits.register_ip,
-        &client_ip(&req, state.config.server.trust_proxy),
+        &client_bucket(&req, state.config.server.trust_proxy),
     )?;
     let taken = {
         let key = key.clone();
@@ -199,11 +199,19 @@ pub async fn login(
 ) -> AppResult<HttpResponse> {
     let Credentials { username, password } = body.into_inner();
     let limits = &state.auth.limits;
-    limits::check(&limits.login_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    let ip = client_bucket(&req, state.config.server.trust_proxy);
+    limits::check(&limits.login_ip, &ip)?;
     let key: String =
         password::username_key(&username).chars().take(password::USERNAME_MAX + 1).collect();
-    limits::check(&limits.login_account, &key)?;
-    let bad = || AppError::unauthorized("invalid_credentials", "wrong username or password");
+    let pair = (key.clone(), ip);
+    limits.login_failures.check(&pair)?;
+    limits.login_failures_total.check(&key)?;
+    // only failures count against the account
+    let bad = || {
+        limits.login_failures.fail(&pair);
+        limits.login_failures_total.fail(&key);
+        AppError::unauthorized("invalid_credentials", "wrong username or password")
+    };
     if password.chars().count() > password::PASSWORD_MAX {
         return Err(bad());
     }
@@ -227,7 +235,10 @@ pub async fn login(
     (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/guest")]
 pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
-    limits::check(&state.auth.limits.guest_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    limits::check(
+        &state.auth.limits.guest_ip,
+        &client_bucket(&req, state.config.server.trust_proxy),
+    )?;
     let account = state
         .db
         .run(|conn| {
@@ -348,8 +359,10 @@ pub async fn change_password(
         state.db.run(move |conn| repo::by_id(conn, who.account_id)).await?.ok_or_else(|| {
             AppError::unauthorized("invalid_token", "the account no longer exists")
         })?;
-    limits::check(&state.auth.limits.login_account, &account.username_key)?;
+    let failures = &state.auth.limits.password_failures;
+    failures.check(&account.id)?;
     if !state.auth.verify_password(current_password, account.password_hash.clone()).await? {
+        failures.fail(&account.id);
         return Err(AppError::unauthorized("invalid_credentials", "the current password is wrong"));
     }
     password::check_password(&new_password, &account.username)?;

@@ -193,6 +193,11 @@ pub fn client_ip(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
         .unwrap_or(IpAddr::from([0, 0, 0, 0]))
 }
 
+/// The client's IP as rate limits count it (IPv6 by its /64, see `auth::limits::ip_bucket`).
+pub fn client_bucket(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
+    crate::auth::limits::ip_bucket(client_ip(req, trust_proxy))
+}
+
 async fn api_not_found() -> Result<HttpResponse, AppError> {
     Err(AppError::NotFound { what: "endpoint" })
 }
