@@ -190,7 +190,7 @@ pub async fn register(
     (status = 200, description = "logged in; cookies set", body = Session),
     (status = 400, description = "`invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`invalid_credentials`", body = crate::http::openapi::ErrorResponse),
-    (status = 429, description = "`rate_limited`: more than 10 attempts per account or 200 per IP in 10 minutes", body = crate::http::openapi::ErrorResponse)))]
+    (status = 429, description = "`rate_limited`: more than 10 failures per (account, IP), 100 per account, or 200 attempts per IP in 10 minutes", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
