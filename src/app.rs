@@ -133,6 +133,7 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
         loop {
             tick.tick().await;
             hk_state.auth.limits.retain_recent();
+            hk_state.live.prune_limits();
             if minutes.is_multiple_of(60) {
                 match hk_state.db.run(crate::auth::refresh::purge_expired).await {
                     Ok(n) if n > 0 => tracing::info!(deleted = n, "expired refresh tokens purged"),

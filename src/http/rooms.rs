@@ -82,5 +82,6 @@ pub async fn ws(
     }
     let id = v.identity;
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
-    socket::start(&req, body, state.live.clone(), who, v.exp)
+    let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
+    socket::start(&req, body, state.live.clone(), who, v.exp, ip)
 }

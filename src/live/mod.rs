@@ -12,6 +12,7 @@ pub mod room;
 pub mod socket;
 pub mod store;
 
+use crate::auth::limits::FailureLimiter;
 use crate::db::Db;
 use crate::error::{AppError, AppResult};
 use bytestring::ByteString;
@@ -21,6 +22,7 @@ use serde_json::Value;
 use siguo_bots::Level;
 use siguo_rules::{BySeat, Options, Seat};
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, watch, Notify};
@@ -101,6 +103,11 @@ pub struct LiveConfig {
     pub resync_log: usize,
     /// Messages queued for one socket before it counts as too slow and is closed (1013).
     pub outbound_queue: usize,
+    /// Failed `join_room` invite look-ups allowed per account, and per client IP, within
+    /// `invite_failure_window_secs` (beyond: `rate_limited`).
+    pub invite_failures_per_account: u32,
+    pub invite_failures_per_ip: u32,
+    pub invite_failure_window_secs: u64,
 }
 
 impl Default for LiveConfig {
@@ -112,6 +119,9 @@ impl Default for LiveConfig {
             bot_budget_ms: 300,
             resync_log: 128,
             outbound_queue: OUTBOUND_QUEUE,
+            invite_failures_per_account: 10,
+            invite_failures_per_ip: 30,
+            invite_failure_window_secs: 600,
         }
     }
 }
@@ -196,6 +206,8 @@ pub(crate) struct Inner {
     seated: Mutex<HashMap<String, Seated>>,
     accounts: Mutex<HashMap<i64, Vec<ClientTx>>>,
     recent: Mutex<HashMap<i64, RecentIds>>,
+    /// failed invite look-ups per account and per client IP (bucketed)
+    invite_failures: (FailureLimiter<i64>, FailureLimiter<IpAddr>),
     next_conn: AtomicU64,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
@@ -216,7 +228,6 @@ impl Live {
         Live {
             inner: Arc::new(Inner {
                 db,
-                config,
                 rooms: Mutex::default(),
                 invites: Mutex::default(),
                 games: Mutex::default(),
@@ -224,7 +235,18 @@ impl Live {
                 seated: Mutex::default(),
                 accounts: Mutex::default(),
                 recent: Mutex::default(),
+                invite_failures: (
+                    FailureLimiter::new(
+                        config.invite_failures_per_account,
+                        config.invite_failure_window_secs,
+                    ),
+                    FailureLimiter::new(
+                        config.invite_failures_per_ip,
+                        config.invite_failure_window_secs,
+                    ),
+                ),
                 next_conn: AtomicU64::new(1),
+                config,
                 shutdown,
                 runtime: tokio::runtime::Handle::current(),
                 gauges: std::sync::OnceLock::new(),
@@ -318,6 +340,31 @@ impl Live {
     }
     pub fn room_by_invite(&self, invite: &str) -> Option<String> {
         self.inner.invites.lock().unwrap().get(&invite.to_uppercase()).cloned()
+    }
+    /// Resolve an invite code for `account_id` at `ip`, counting failures: after too many
+    /// (per account or per IP) every look-up is refused with `rate_limited` for a while.
+    pub fn lookup_invite(
+        &self,
+        account_id: i64,
+        ip: IpAddr,
+        invite: &str,
+    ) -> Result<String, ProtoError> {
+        let (per_account, per_ip) = &self.inner.invite_failures;
+        let limited = |_| {
+            ProtoError::new(ErrorCode::RateLimited, "too many wrong invite codes; wait a while")
+        };
+        per_account.check(&account_id).map_err(limited)?;
+        per_ip.check(&ip).map_err(limited)?;
+        self.room_by_invite(invite).ok_or_else(|| {
+            per_account.fail(&account_id);
+            per_ip.fail(&ip);
+            ProtoError::new(ErrorCode::NotFound, "no room with that invite code")
+        })
+    }
+    /// Forget old failure counts (housekeeping).
+    pub fn prune_limits(&self) {
+        self.inner.invite_failures.0.retain_recent();
+        self.inner.invite_failures.1.retain_recent();
     }
     pub fn room_by_game(&self, game: i64) -> Option<String> {
         self.inner.games.lock().unwrap().get(&game).cloned()

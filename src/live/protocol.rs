@@ -213,6 +213,8 @@ pub enum ErrorCode {
     ChatEmpty,
     ChatRateLimited,
     TooManyRooms,
+    /// too many failed attempts (e.g. wrong invite codes); wait and try again
+    RateLimited,
     // the rules engine's refusals (`RuleError`)
     GameOver,
     NotYourTurn,

@@ -10,6 +10,7 @@ use actix_ws::{AggregatedMessage, CloseCode, CloseReason};
 use siguo_bots::Level;
 use siguo_rules::{BySeat, Seat};
 use std::collections::{HashSet, VecDeque};
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 pub const MAX_FRAME: usize = 8 * 1024;
@@ -38,11 +39,12 @@ pub fn start(
     live: Live,
     who: Who,
     expires: u64,
+    ip: IpAddr,
 ) -> Result<HttpResponse, actix_web::Error> {
     let (resp, session, stream) = actix_ws::handle(req, body)?;
     let stream =
         stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
-    actix_web::rt::spawn(run(live, who, expires, session, stream));
+    actix_web::rt::spawn(run(live, Peer { who, ip }, expires, session, stream));
     Ok(resp)
 }
 
@@ -55,13 +57,20 @@ fn until(exp: u64) -> Duration {
     Duration::from_secs(exp.saturating_sub(now))
 }
 
+/// Who is on the other end of a socket: the account, and its client IP (bucketed for limits).
+struct Peer {
+    who: Who,
+    ip: IpAddr,
+}
+
 async fn run(
     live: Live,
-    who: Who,
+    peer: Peer,
     expires: u64,
     mut session: actix_ws::Session,
     mut stream: actix_ws::AggregatedMessageStream,
 ) {
+    let who = &peer.who;
     let conn_id = live.next_conn_id();
     let (tx, mut rx, kill) = client_channel(conn_id, who.account_id, live.config().outbound_queue);
     live.add_socket(tx.clone());
@@ -132,7 +141,7 @@ async fn run(
                                 if text.len() > MAX_FRAME {
                                     break Some(CloseReason { code: CloseCode::Size, description: Some("message larger than 8 KiB".into()) });
                                 }
-                                handle_text(&live, &who, &tx, &mut joined, &text).await;
+                                handle_text(&live, &peer, &tx, &mut joined, &text).await;
                             }
                             _ => {
                                 let e = ProtoError::new(ErrorCode::BinaryNotSupported, "send JSON text frames");
@@ -174,7 +183,7 @@ fn session_ended(why: &str) -> CloseReason {
 
 async fn handle_text(
     live: &Live,
-    who: &Who,
+    peer: &Peer,
     tx: &super::ClientTx,
     joined: &mut HashSet<String>,
     text: &str,
@@ -186,7 +195,7 @@ async fn handle_text(
             return;
         }
     };
-    if let Err(e) = route(live, who, tx, joined, &id, msg).await {
+    if let Err(e) = route(live, peer, tx, joined, &id, msg).await {
         tx.send(&ServerMsg::error(&id, &e));
     }
 }
@@ -211,12 +220,13 @@ async fn join(
 
 async fn route(
     live: &Live,
-    who: &Who,
+    peer: &Peer,
     tx: &super::ClientTx,
     joined: &mut HashSet<String>,
     id: &Option<ClientId>,
     msg: ClientMsg,
 ) -> Result<(), ProtoError> {
+    let who = &peer.who;
     match msg {
         ClientMsg::Ping {} => {
             tx.send(&ServerMsg::Pong { id: id.clone(), server_time: now_ms() });
@@ -264,9 +274,7 @@ async fn route(
             let by_invite = room.is_none() && invite.is_some();
             let room = match (room, invite, game) {
                 (Some(r), _, _) => r,
-                (None, Some(i), _) => live.room_by_invite(&i).ok_or_else(|| {
-                    ProtoError::new(ErrorCode::NotFound, "no room with that invite code")
-                })?,
+                (None, Some(i), _) => live.lookup_invite(who.account_id, peer.ip, &i)?,
                 (None, None, Some(g)) => live.room_by_game(g).ok_or_else(|| {
                     ProtoError::new(ErrorCode::NotFound, "that game is not being played")
                 })?,

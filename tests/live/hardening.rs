@@ -98,4 +98,29 @@ async fn sessions_end_with_their_token(backend: Backend) {
     }
 }
 
-both_backends!(private_rooms_by_id, sessions_end_with_their_token);
+/// Finding 8: wrong invite codes are counted per account and per client IP.
+async fn invite_guessing_is_limited(backend: Backend) {
+    let app = support::spawn_app_with(backend, |c| {
+        c.live.invite_failures_per_account = 3;
+        c.live.invite_failures_per_ip = 5;
+    })
+    .await;
+    let mut host = Client::new(&app, "ih").await;
+    let ack = host.act(json!({"type": "create_room", "public": false})).await.unwrap();
+    let invite = ack["invite"].as_str().unwrap().to_string();
+    let mut a = Client::new(&app, "ia").await;
+    for i in 0..3 {
+        let guess = format!("AAAAAAAAAAA{i}");
+        a.expect_err(json!({"type": "join_room", "invite": guess}), "not_found").await;
+    }
+    // now even the right code is refused for this account
+    a.expect_err(json!({"type": "join_room", "invite": invite}), "rate_limited").await;
+    // another account from the same IP has the IP's remaining two failures
+    let mut b = Client::new(&app, "ib").await;
+    for _ in 0..2 {
+        b.expect_err(json!({"type": "join_room", "invite": "BBBBBBBBBBBB"}), "not_found").await;
+    }
+    b.expect_err(json!({"type": "join_room", "invite": invite}), "rate_limited").await;
+}
+
+both_backends!(private_rooms_by_id, sessions_end_with_their_token, invite_guessing_is_limited,);
