@@ -108,6 +108,8 @@ pub struct LiveConfig {
     pub invite_failures_per_account: u32,
     pub invite_failures_per_ip: u32,
     pub invite_failure_window_secs: u64,
+    /// People watching one room without a seat (beyond: `room_full`).
+    pub max_spectators: usize,
 }
 
 impl Default for LiveConfig {
@@ -122,6 +124,7 @@ impl Default for LiveConfig {
             invite_failures_per_account: 10,
             invite_failures_per_ip: 30,
             invite_failure_window_secs: 600,
+            max_spectators: 50,
         }
     }
 }

@@ -215,6 +215,8 @@ pub enum ErrorCode {
     TooManyRooms,
     /// too many failed attempts (e.g. wrong invite codes); wait and try again
     RateLimited,
+    /// the room has as many spectators as it admits (`live.max_spectators`)
+    RoomFull,
     // the rules engine's refusals (`RuleError`)
     GameOver,
     NotYourTurn,
@@ -404,6 +406,11 @@ pub enum ServerMsg<'a> {
     Presence {
         room: String,
         seats: BySeat<bool>,
+    },
+    /// How many watch (people subscribed without a seat); at most every 2 s, when it changed.
+    Spectators {
+        room: String,
+        count: usize,
     },
     LegalMoves {
         id: Option<ClientId>,

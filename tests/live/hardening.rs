@@ -123,4 +123,46 @@ async fn invite_guessing_is_limited(backend: Backend) {
     b.expect_err(json!({"type": "join_room", "invite": invite}), "rate_limited").await;
 }
 
-both_backends!(private_rooms_by_id, sessions_end_with_their_token, invite_guessing_is_limited,);
+/// Finding 7: spectators joining and leaving do not flood the seated players (no presence per
+/// spectator; a throttled count), and a room admits at most `live.max_spectators`.
+async fn spectators_cannot_flood(backend: Backend) {
+    let app = support::spawn_app_with(backend, |c| c.live.max_spectators = 12).await;
+    let (room, mut cs) = four_player_room(&app, json!({})).await;
+    let mut watchers = vec![];
+    for _ in 0..12 {
+        watchers.push(Client::new(&app, "sw").await);
+    }
+    let mut late = Client::new(&app, "sl").await;
+    let start = cs[0].frames.len();
+    for round in 0..3 {
+        for w in watchers.iter_mut() {
+            w.act(json!({"type": "join_room", "room": room})).await.unwrap();
+        }
+        if round == 0 {
+            // the thirteenth spectator is refused
+            late.expect_err(json!({"type": "join_room", "room": room}), "room_full").await;
+        }
+        for w in watchers.iter_mut() {
+            w.act(json!({"type": "leave_room", "room": room})).await.unwrap();
+        }
+    }
+    // after the throttle interval, a round trip: everything the room sent before is in
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    cs[0].act(json!({"type": "resync", "room": room, "v": 0})).await.unwrap();
+    let got: Vec<&Value> = cs[0].frames[start..].iter().collect();
+    let presence = got.iter().filter(|m| m["type"] == "presence" || m["type"] == "room").count();
+    let counts = got.iter().filter(|m| m["type"] == "spectators").count();
+    assert_eq!(presence, 0, "no presence/room message per spectator: {got:?}");
+    assert!(counts <= 4, "spectator counts are throttled: {counts} in {got:?}");
+    let last = got.iter().rev().find(|m| m["type"] == "spectators");
+    let last =
+        last.unwrap_or_else(|| panic!("a count was sent: {got:?} / {:?}", watchers[1].frames));
+    assert_eq!(last["count"], 0, "the last count is current");
+}
+
+both_backends!(
+    private_rooms_by_id,
+    sessions_end_with_their_token,
+    invite_guessing_is_limited,
+    spectators_cannot_flood,
+);

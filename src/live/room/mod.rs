@@ -77,6 +77,8 @@ struct Room {
     /// accounts that presented the invite code (they may come back by room id)
     admitted: std::collections::HashSet<i64>,
     host: Option<i64>,
+    /// names of the accounts met here (the host from the start), for `host`
+    names: HashMap<i64, String>,
     created: i64,
     options: Options,
     phase: Phase,
@@ -85,6 +87,8 @@ struct Room {
     chat_times: HashMap<i64, VecDeque<Instant>>,
     /// a failed write is retried at this time (nothing else happens until then)
     retry_at: Option<i64>,
+    /// the spectator count last sent, when, and when the next notice is due (throttled)
+    spectators_told: (usize, i64, Option<i64>),
     closed: bool,
 }
 

@@ -212,10 +212,12 @@ impl Room {
         }
     }
 
-    pub(super) fn broadcast_room(&self) {
+    pub(super) fn broadcast_room(&mut self) {
         for s in self.subs.values() {
             s.tx.send(&self.room_msg(s.who.account_id));
         }
+        // everyone has the current spectator count now
+        self.spectators_told.0 = self.spectator_count();
         self.update_summary();
     }
 

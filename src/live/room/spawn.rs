@@ -56,6 +56,7 @@ fn new_room(
         invite: None,
         admitted: Default::default(),
         host: None,
+        names: HashMap::new(),
         created: now_ms(),
         options,
         phase,
@@ -63,6 +64,7 @@ fn new_room(
         history: History::new(v, live.config().resync_log),
         chat_times: HashMap::new(),
         retry_at: None,
+        spectators_told: (0, 0, None),
         closed: false,
     };
     (room, rx)
@@ -82,6 +84,7 @@ pub(crate) fn spawn_waiting(
         new_room(live, id.clone(), GameKind::Casual, public, options, Phase::Waiting(lobby), 0);
     room.invite = Some(invite.clone());
     room.host = Some(host.account_id);
+    room.names.insert(host.account_id, host.name.clone());
     live.register(&id, Some(&invite), None, RoomHandle { tx: room.me.clone() });
     room.update_summary();
     live.spawn(room.run(rx));
