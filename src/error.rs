@@ -27,6 +27,9 @@ pub enum AppError {
     /// 429 with `Retry-After`.
     #[error("too many requests")]
     RateLimited { retry_after_secs: u64 },
+    /// 429 for a count that is full (e.g. `too_many_sockets`), not a rate.
+    #[error("{message}")]
+    TooMany { code: &'static str, message: String },
     /// 503: e.g. the database is not reachable.
     #[error("service unavailable")]
     Unavailable,
@@ -58,7 +61,8 @@ impl AppError {
             AppError::BadRequest { code, .. }
             | AppError::Unauthorized { code, .. }
             | AppError::Forbidden { code, .. }
-            | AppError::Conflict { code, .. } => code,
+            | AppError::Conflict { code, .. }
+            | AppError::TooMany { code, .. } => code,
             AppError::NotFound { .. } => "not_found",
             AppError::PayloadTooLarge => "payload_too_large",
             AppError::RateLimited { .. } => "rate_limited",
@@ -96,7 +100,9 @@ impl ResponseError for AppError {
             AppError::NotFound { .. } => StatusCode::NOT_FOUND,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::RateLimited { .. } | AppError::TooMany { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

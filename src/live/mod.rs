@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use siguo_bots::Level;
 use siguo_rules::{BySeat, Options, Seat};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -110,6 +110,14 @@ pub struct LiveConfig {
     pub invite_failure_window_secs: u64,
     /// People watching one room without a seat (beyond: `room_full`).
     pub max_spectators: usize,
+    /// Rooms an account may have open at once: waiting rooms it created and practice games
+    /// (beyond: `too_many_rooms`), until they finish.
+    pub max_rooms_per_account: usize,
+    /// Open WebSockets per account and per client IP (beyond: HTTP 429 `too_many_sockets`).
+    pub max_sockets_per_account: usize,
+    pub max_sockets_per_ip: usize,
+    /// Bots thinking at once across the server; 0 = one per CPU core.
+    pub bot_threads: usize,
 }
 
 impl Default for LiveConfig {
@@ -125,6 +133,10 @@ impl Default for LiveConfig {
             invite_failures_per_ip: 30,
             invite_failure_window_secs: 600,
             max_spectators: 50,
+            max_rooms_per_account: 3,
+            max_sockets_per_account: 8,
+            max_sockets_per_ip: 64,
+            bot_threads: 0,
         }
     }
 }
@@ -211,6 +223,12 @@ pub(crate) struct Inner {
     recent: Mutex<HashMap<i64, RecentIds>>,
     /// failed invite look-ups per account and per client IP (bucketed)
     invite_failures: (FailureLimiter<i64>, FailureLimiter<IpAddr>),
+    /// account → the rooms it owns (waiting rooms it created, practice games), for the cap
+    owned: Mutex<HashMap<i64, HashSet<String>>>,
+    /// open sockets per client IP (bucketed)
+    ips: Mutex<HashMap<IpAddr, usize>>,
+    /// permits for bots thinking at once
+    bot_thinkers: Arc<tokio::sync::Semaphore>,
     next_conn: AtomicU64,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
@@ -248,6 +266,12 @@ impl Live {
                         config.invite_failure_window_secs,
                     ),
                 ),
+                owned: Mutex::default(),
+                ips: Mutex::default(),
+                bot_thinkers: Arc::new(tokio::sync::Semaphore::new(match config.bot_threads {
+                    0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+                    n => n,
+                })),
                 next_conn: AtomicU64::new(1),
                 config,
                 shutdown,
@@ -326,6 +350,46 @@ impl Live {
         self.inner.games.lock().unwrap().insert(game, id.to_string());
         self.count_games();
     }
+    /// Count room `id` against `account_id`'s rooms, or `too_many_rooms`.
+    pub(crate) fn claim_room(&self, account_id: i64, id: &str) -> AppResult<()> {
+        let mut owned = self.inner.owned.lock().unwrap();
+        let mine = owned.entry(account_id).or_default();
+        let max = self.inner.config.max_rooms_per_account;
+        if mine.len() >= max {
+            return Err(AppError::conflict(
+                "too_many_rooms",
+                format!("you already have {max} rooms or practice games open"),
+            ));
+        }
+        mine.insert(id.to_string());
+        Ok(())
+    }
+    /// Room `id` no longer counts against its owner (finished or closed).
+    pub(crate) fn release_room(&self, account_id: i64, id: &str) {
+        let mut owned = self.inner.owned.lock().unwrap();
+        if let Some(m) = owned.get_mut(&account_id) {
+            m.remove(id);
+            if m.is_empty() {
+                owned.remove(&account_id);
+            }
+        }
+    }
+    /// Does `account_id` have room for one more room?
+    pub(crate) fn room_available(&self, account_id: i64) -> AppResult<()> {
+        let n = self.inner.owned.lock().unwrap().get(&account_id).map_or(0, |m| m.len());
+        let max = self.inner.config.max_rooms_per_account;
+        if n >= max {
+            return Err(AppError::conflict(
+                "too_many_rooms",
+                format!("you already have {max} rooms or practice games open"),
+            ));
+        }
+        Ok(())
+    }
+    pub(crate) fn bot_thinkers(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.bot_thinkers.clone()
+    }
+
     pub(crate) fn unregister(&self, id: &str, invite: Option<&str>, game: Option<i64>) {
         self.inner.rooms.lock().unwrap().remove(id);
         self.inner.summaries.lock().unwrap().remove(id);
@@ -390,8 +454,32 @@ impl Live {
 
     // ---- accounts' sockets ----
 
-    pub(crate) fn add_socket(&self, tx: ClientTx) {
+    /// Room for one more socket of `account_id` from `ip`? (`too_many_sockets` otherwise.)
+    pub fn socket_available(&self, account_id: i64, ip: IpAddr) -> AppResult<()> {
+        let c = &self.inner.config;
+        let mine = self.inner.accounts.lock().unwrap().get(&account_id).map_or(0, |v| v.len());
+        let from_ip = self.inner.ips.lock().unwrap().get(&ip).copied().unwrap_or(0);
+        if mine >= c.max_sockets_per_account || from_ip >= c.max_sockets_per_ip {
+            return Err(AppError::TooMany {
+                code: "too_many_sockets",
+                message: "too many open connections; close some tabs".into(),
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn add_socket(&self, tx: ClientTx, ip: IpAddr) {
         self.inner.accounts.lock().unwrap().entry(tx.account_id).or_default().push(tx);
+        *self.inner.ips.lock().unwrap().entry(ip).or_default() += 1;
+    }
+    pub(crate) fn remove_ip(&self, ip: IpAddr) {
+        let mut ips = self.inner.ips.lock().unwrap();
+        if let Some(n) = ips.get_mut(&ip) {
+            *n -= 1;
+            if *n == 0 {
+                ips.remove(&ip);
+            }
+        }
     }
     pub(crate) fn remove_socket(&self, account_id: i64, conn_id: u64) {
         let mut a = self.inner.accounts.lock().unwrap();
@@ -456,18 +544,8 @@ impl Live {
         options: Options,
     ) -> AppResult<(String, String)> {
         options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
-        let hosted = self
-            .inner
-            .summaries
-            .lock()
-            .unwrap()
-            .values()
-            .filter(|s| s.host_id == Some(host.account_id))
-            .count();
-        if hosted >= 3 {
-            return Err(AppError::conflict("too_many_rooms", "you already host 3 open rooms"));
-        }
-        Ok(room::spawn_waiting(self, host, public, options))
+        self.room_available(host.account_id)?;
+        room::spawn_waiting(self, host, public, options)
     }
 
     /// Create a game directly in its deployment phase (ranked matches, practice). Returns the

@@ -73,7 +73,7 @@ async fn run(
     let who = &peer.who;
     let conn_id = live.next_conn_id();
     let (tx, mut rx, kill) = client_channel(conn_id, who.account_id, live.config().outbound_queue);
-    live.add_socket(tx.clone());
+    live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
     let mut joined: HashSet<String> = HashSet::new();
     let mut times: VecDeque<Instant> = VecDeque::new();
@@ -154,6 +154,7 @@ async fn run(
         }
     };
     live.remove_socket(who.account_id, conn_id);
+    live.remove_ip(peer.ip);
     live.socket_gauge(-1);
     for r in joined {
         if let Some(h) = live.room(&r) {
@@ -253,6 +254,8 @@ async fn route(
                 return Ok(());
             }
             let options = super::parse_options(options)?;
+            // checked before the game row is written (claimed when the room is made)
+            live.room_available(who.account_id)?;
             let seat = seat.unwrap_or(Seat::S);
             let level = level.unwrap_or(Level::Standard);
             let seats = BySeat::from_fn(|s| {

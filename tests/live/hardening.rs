@@ -160,7 +160,52 @@ async fn spectators_cannot_flood(backend: Backend) {
     assert_eq!(last["count"], 0, "the last count is current");
 }
 
+/// Finding 3: rooms + practice games per account, sockets per account and per IP.
+async fn per_account_limits(backend: Backend) {
+    let app = support::spawn_app_with(backend, |c| {
+        c.live.max_sockets_per_account = 2;
+        c.live.max_sockets_per_ip = 5;
+    })
+    .await;
+    let who = account(&app, "lim").await;
+    let mut a = Client::connect(&app, &who).await;
+    let mut rooms = vec![];
+    for _ in 0..3 {
+        let ack = a.act(json!({"type": "create_room", "public": false})).await.unwrap();
+        rooms.push(ack["room"].as_str().unwrap().to_string());
+    }
+    a.expect_err(json!({"type": "create_room", "public": false}), "too_many_rooms").await;
+    a.expect_err(json!({"type": "start_practice", "level": "random"}), "too_many_rooms").await;
+    // a closed room frees its slot
+    a.act(json!({"type": "leave_room", "room": rooms[0]})).await.unwrap();
+    a.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
+    a.expect_err(json!({"type": "create_room"}), "too_many_rooms").await;
+
+    // sockets: two per account, five per IP
+    let _b = Client::connect(&app, &who).await;
+    let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+    match tokio_tungstenite::connect_async(url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 429),
+        other => panic!("a third socket of one account was not refused: {:?}", other.is_ok()),
+    }
+    let mut others = vec![];
+    for _ in 0..3 {
+        others.push(Client::new(&app, "lo").await);
+    }
+    let who = account(&app, "lx").await;
+    let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+    match tokio_tungstenite::connect_async(url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 429),
+        other => panic!("a sixth socket from one IP was not refused: {:?}", other.is_ok()),
+    }
+    // closing one makes room again
+    others.pop().unwrap().close().await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    Client::connect(&app, &who).await;
+}
+
 both_backends!(
+    per_account_limits,
     private_rooms_by_id,
     sessions_end_with_their_token,
     invite_guessing_is_limited,

@@ -133,6 +133,7 @@ impl Room {
         if let Phase::Battle(b) = std::mem::take(&mut self.phase) {
             self.phase = Phase::Finished(Finished { table: b.table, game: b.game, at: now_ms() });
         }
+        self.release_owner();
     }
 
     /// What the ladder needs to know of a game that is over.
@@ -247,7 +248,11 @@ impl Room {
         let moves = b.game.legal_moves();
         b.bot_thinking = true;
         let me = self.me.clone();
+        let thinkers = self.live.bot_thinkers();
         tokio::spawn(async move {
+            // bots think one per core across the server, first come first served; the turn
+            // clock runs while a bot waits (a bot whose turn ends first is skipped like anyone)
+            let Ok(_permit) = thinkers.acquire_owned().await else { return };
             let res = tokio::task::spawn_blocking(move || {
                 let mv = if moves.is_empty() { None } else { Some(bot.choose(&view, &moves)) };
                 (bot, mv)

@@ -79,6 +79,8 @@ struct Room {
     host: Option<i64>,
     /// names of the accounts met here (the host from the start), for `host`
     names: HashMap<i64, String>,
+    /// the account this room counts against (`live.max_rooms_per_account`) until it finishes
+    owner: Option<i64>,
     created: i64,
     options: Options,
     phase: Phase,
@@ -111,9 +113,17 @@ impl Room {
                 _ = sleep => self.on_timer().await,
             }
         }
+        self.release_owner();
         if self.closed {
             self.send_all(&ServerMsg::RoomClosed { room: self.id.clone() });
             self.live.unregister(&self.id, self.invite.as_deref(), self.phase.game_id());
+        }
+    }
+
+    /// This room stops counting against its owner's rooms.
+    fn release_owner(&mut self) {
+        if let Some(a) = self.owner.take() {
+            self.live.release_room(a, &self.id);
         }
     }
 

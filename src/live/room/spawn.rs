@@ -57,6 +57,7 @@ fn new_room(
         admitted: Default::default(),
         host: None,
         names: HashMap::new(),
+        owner: None,
         created: now_ms(),
         options,
         phase,
@@ -76,8 +77,9 @@ pub(crate) fn spawn_waiting(
     host: &Who,
     public: bool,
     options: Options,
-) -> (String, String) {
+) -> AppResult<(String, String)> {
     let id = random_code(8).to_lowercase();
+    live.claim_room(host.account_id, &id)?;
     let invite = invite_code();
     let lobby = Lobby { seats: BySeat::default(), empty_since: Some(now_ms()) };
     let (mut room, rx) =
@@ -87,8 +89,9 @@ pub(crate) fn spawn_waiting(
     room.names.insert(host.account_id, host.name.clone());
     live.register(&id, Some(&invite), None, RoomHandle { tx: room.me.clone() });
     room.update_summary();
+    room.owner = Some(host.account_id);
     live.spawn(room.run(rx));
-    (id, invite)
+    Ok((id, invite))
 }
 
 /// Create a game in its deployment phase (ranked, practice).
@@ -111,6 +114,10 @@ pub(crate) async fn spawn_game(
     if kind == GameKind::Practice {
         // the player may share the game by this code (a link); nobody else gets in
         room.invite = Some(invite_code());
+        if let Some(player) = room.host {
+            live.claim_room(player, &room.id)?;
+            room.owner = Some(player);
+        }
     }
     let invite = room.invite.clone();
     live.register(&room.id, invite.as_deref(), Some(game_id), RoomHandle { tx: room.me.clone() });
