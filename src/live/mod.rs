@@ -436,6 +436,15 @@ impl Live {
     pub fn room_by_game(&self, game: i64) -> Option<String> {
         self.inner.games.lock().unwrap().get(&game).cloned()
     }
+    /// The live version of a game in play (`None` when no room plays it).
+    pub async fn game_version(&self, game: i64) -> Option<u64> {
+        let h = self.room(&self.room_by_game(game)?)?;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if !h.send(room::Cmd::Version(tx)).await {
+            return None;
+        }
+        rx.await.ok()
+    }
     /// Summary of a public waiting room for listings (`None` removes it).
     pub(crate) fn set_summary(&self, id: &str, summary: Option<RoomSummary>) {
         let mut s = self.inner.summaries.lock().unwrap();

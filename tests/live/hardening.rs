@@ -204,7 +204,48 @@ async fn per_account_limits(backend: Backend) {
     Client::connect(&app, &who).await;
 }
 
+/// Finding 12: where the server disagreed with its docs: `public.v` of a game in progress, the
+/// host's name in the first `room` message of a room created over HTTP, and an eliminated seat
+/// answering a draw offer.
+async fn server_matches_its_docs(backend: Backend) {
+    let app = support::spawn_app(backend).await;
+    let (http, s) = app.new_account("dh").await;
+    let name = s["account"]["username"].as_str().unwrap().to_string();
+    let who = (
+        name.clone(),
+        s["account"]["id"].as_i64().unwrap(),
+        s["access_token"].as_str().unwrap().to_string(),
+    );
+    let created: Value = http
+        .post(app.url("/api/rooms"))
+        .json(&json!({"public": true}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut h = Client::connect(&app, &who).await;
+    h.act(json!({"type": "join_room", "room": created["room"]})).await.unwrap();
+    let first = h.next_of("room").await;
+    assert_eq!(first["host"], name.as_str(), "the first room message names the host");
+
+    let (room, mut cs) = four_player_room(&app, json!({})).await;
+    confirm_all(&room, &mut cs).await;
+    let snap = cs[0].act(json!({"type": "join_room", "room": room})).await.unwrap();
+    let (gid, v) = (snap["game"].as_i64().unwrap(), snap["v"].as_u64().unwrap());
+    let g: Value = app.get(&format!("/api/games/{gid}")).await.json().await.unwrap();
+    assert_eq!(g["public"]["v"], v, "public.v of a game in progress: {}", g["public"]);
+
+    cs[0].act(json!({"type": "surrender", "room": room})).await.unwrap();
+    cs[1].act(json!({"type": "offer_draw", "room": room})).await.unwrap();
+    cs[0].expect_err(json!({"type": "accept_draw", "room": room}), "seat_eliminated").await;
+    cs[0].expect_err(json!({"type": "decline_draw", "room": room}), "seat_eliminated").await;
+    cs[1].expect_err(json!({"type": "accept_draw", "room": room}), "own_draw_offer").await;
+}
+
 both_backends!(
+    server_matches_its_docs,
     per_account_limits,
     private_rooms_by_id,
     sessions_end_with_their_token,

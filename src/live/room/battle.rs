@@ -79,7 +79,10 @@ impl Room {
             .filter(|s| *s != offerer && !game.is_eliminated(*s) && !accepted.contains(s))
             .collect();
         let Some(first) = answering.first().copied() else {
-            return Err(RuleError::OwnDrawOffer.into());
+            // nobody left to answer for: say why (the engine's order: eliminated first)
+            let out = self.held_seats(who)?.iter().all(|s| game.is_eliminated(*s));
+            let e = if out { RuleError::SeatEliminated } else { RuleError::OwnDrawOffer };
+            return Err(e.into());
         };
         let actions = if accept {
             answering.into_iter().map(|seat| Action::AcceptDraw { seat }).collect()

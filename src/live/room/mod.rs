@@ -42,6 +42,8 @@ pub enum Cmd {
     Msg { conn: ClientTx, who: Who, id: Option<ClientId>, msg: ClientMsg },
     /// A bot finished thinking.
     BotDone { seat: Seat, bot: Box<dyn Bot>, mv: Option<Move> },
+    /// The game's current version (for `GET /api/games/{id}`).
+    Version(tokio::sync::oneshot::Sender<u64>),
 }
 
 /// Cloneable handle to a room task.
@@ -142,6 +144,10 @@ impl Room {
             }
             Cmd::Msg { conn, who, id, msg } => self.on_client(conn, who, id, msg).await,
             Cmd::BotDone { seat, bot, mv } => self.on_bot_done(seat, bot, mv).await,
+            Cmd::Version(tx) => {
+                let _ = tx.send(self.history.v());
+                return;
+            }
         }
         self.after_change().await;
     }
