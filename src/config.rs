@@ -42,6 +42,8 @@ pub struct ServerConfig {
     pub allowed_origins: Vec<String>,
     pub json_limit_bytes: usize,
     pub metrics: bool,
+    /// client IPs (or CIDR-free exact addresses) allowed to read `/metrics`
+    pub metrics_allow: Vec<std::net::IpAddr>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

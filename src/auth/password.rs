@@ -67,6 +67,12 @@ pub fn check_password(password: &str, username: &str) -> AppResult<()> {
             format!("the password must be at most {PASSWORD_MAX} characters long"),
         ));
     }
+    if password.chars().any(char::is_control) || password.trim().is_empty() {
+        return Err(AppError::bad_request(
+            "password_invalid",
+            "the password may not contain control characters or be only spaces",
+        ));
+    }
     if is_common(password) {
         return Err(AppError::bad_request(
             "password_too_common",

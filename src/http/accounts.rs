@@ -79,6 +79,12 @@ pub struct Session {
     pub refresh_token: String,
 }
 
+/// Was the request made over HTTPS (as the client sees it: with `server.trust_proxy`, the
+/// proxy's `X-Forwarded-Proto`/`Forwarded`)? Cookies are then `Secure` whatever the config.
+fn is_https(req: &HttpRequest) -> bool {
+    req.connection_info().scheme() == "https"
+}
+
 fn cookie<'c>(
     name: &'c str,
     value: String,
@@ -101,7 +107,7 @@ async fn start_session(
     account: Account,
     family: Option<String>,
     existing_refresh: Option<String>,
-    mut resp: HttpResponseBuilder,
+    (mut resp, https): (HttpResponseBuilder, bool),
 ) -> AppResult<HttpResponse> {
     let (access_token, expires_in) =
         state.auth.issue_access(&account.identity(), account.token_generation)?;
@@ -122,7 +128,7 @@ async fn start_session(
             token
         }
     };
-    let secure = state.config.auth.cookie_secure;
+    let secure = state.config.auth.cookie_secure || https;
     let refresh_age = (state.config.auth.refresh_ttl_days * 86_400) as i64;
     resp.cookie(cookie(auth::ACCESS_COOKIE, access_token.clone(), "/", expires_in as i64, secure));
     resp.cookie(cookie(
@@ -182,7 +188,7 @@ pub async fn register(
         })
         .await?;
     tracing::info!(account_id = account.id, "account registered");
-    start_session(&state, account, None, None, HttpResponse::Created()).await
+    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&req))).await
 }
 
 /// Log in with username and password.
@@ -223,7 +229,7 @@ pub async fn login(
     let ok = state.auth.verify_password(password, phc).await?;
     match account {
         Some(a) if ok && !a.is_guest => {
-            start_session(&state, a, None, None, HttpResponse::Ok()).await
+            start_session(&state, a, None, None, (HttpResponse::Ok(), is_https(&req))).await
         }
         _ => Err(bad()),
     }
@@ -257,7 +263,7 @@ pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Ht
             Err(AppError::internal(format!("no free guest name: {last:?}")))
         })
         .await?;
-    start_session(&state, account, None, None, HttpResponse::Created()).await
+    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&req))).await
 }
 
 /// Exchange a refresh token (cookie or body) for a new access token and a new refresh token.
@@ -285,7 +291,7 @@ pub async fn refresh_session(
             Ok((account, fresh))
         })
         .await?;
-    start_session(&state, account, None, Some(fresh), HttpResponse::Ok()).await
+    start_session(&state, account, None, Some(fresh), (HttpResponse::Ok(), is_https(&req))).await
 }
 
 fn refresh_token_of(req: &HttpRequest, body: &[u8]) -> AppResult<Option<String>> {
@@ -351,6 +357,7 @@ pub async fn me(state: web::Data<AppState>, who: Identity) -> AppResult<web::Jso
 #[post("/api/auth/password")]
 pub async fn change_password(
     state: web::Data<AppState>,
+    req: HttpRequest,
     AccountOnly(who): AccountOnly,
     body: web::Json<ChangePassword>,
 ) -> AppResult<HttpResponse> {
@@ -381,5 +388,5 @@ pub async fn change_password(
     let token_generation = state.auth.revoke_tokens(&state.db, id).await?;
     state.live.close_account(id);
     let account = Account { token_generation, ..account };
-    start_session(&state, account, None, None, HttpResponse::Ok()).await
+    start_session(&state, account, None, None, (HttpResponse::Ok(), is_https(&req))).await
 }

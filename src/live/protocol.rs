@@ -217,6 +217,8 @@ pub enum ErrorCode {
     RateLimited,
     /// the room has as many spectators as it admits (`live.max_spectators`)
     RoomFull,
+    /// the host removed you from this room a short while ago
+    KickedRecently,
     // the rules engine's refusals (`RuleError`)
     GameOver,
     NotYourTurn,
@@ -362,7 +364,13 @@ pub fn parse(text: &str) -> Result<(Option<ClientId>, ClientMsg), (Option<Client
     }
     match serde_json::from_value::<ClientMsg>(Value::Object(obj)) {
         Ok(msg) => Ok((id, msg)),
-        Err(e) => Err((id, ProtoError::new(ErrorCode::BadMessage, e.to_string()))),
+        Err(e) => Err((
+            id,
+            ProtoError::new(
+                ErrorCode::BadMessage,
+                crate::error::plain_serde_message(&e.to_string()),
+            ),
+        )),
     }
 }
 

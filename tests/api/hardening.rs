@@ -91,4 +91,76 @@ async fn nobody_locks_the_owner_out(backend: Backend) {
     assert_eq!(login("192.0.2.200", "wrong again").await, 429, "account-wide ceiling");
 }
 
-both_backends!(cross_site_posts_are_refused, nobody_locks_the_owner_out);
+/// Finding 10, the smaller items over HTTP.
+async fn smaller_items(backend: Backend) {
+    let app = support::spawn_app(backend).await;
+    // a Content-Security-Policy without inline script on the web client
+    let r = app.get("/").await;
+    let csp =
+        r.headers().get("content-security-policy").expect("CSP").to_str().unwrap().to_string();
+    let script = csp.split(';').find(|d| d.trim().starts_with("script-src")).expect("script-src");
+    assert_eq!(script.trim(), "script-src 'self'", "no inline script: {csp}");
+    let html = r.text().await.unwrap();
+    assert!(
+        !html.contains("<script>") && !html.contains("<script type=\"module\">"),
+        "inline script"
+    );
+    // Secure cookies when the request came over HTTPS (through a trusted proxy)
+    let app2 = support::spawn_app_with(backend, |c| c.server.trust_proxy = true).await;
+    let r = support::new_client()
+        .post(app2.url("/api/auth/guest"))
+        .header("X-Forwarded-Proto", "https")
+        .send()
+        .await
+        .unwrap();
+    let cookies: Vec<String> =
+        r.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
+    assert!(cookies.len() == 2 && cookies.iter().all(|c| c.contains("Secure")), "{cookies:?}");
+    // /metrics only from the configured addresses
+    assert_eq!(app.get("/metrics").await.status(), 200, "127.0.0.1 is allowed by default");
+    let r = support::new_client()
+        .get(app2.url("/metrics"))
+        .header("X-Forwarded-For", "203.0.113.9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    // error messages carry no Rust type names
+    let r = app.client.post(app.url("/api/auth/register")).json(&json!([])).send().await.unwrap();
+    let body: serde_json::Value = r.json().await.unwrap();
+    let msg = body["error"]["message"].as_str().unwrap();
+    assert!(!msg.contains("Credentials") && !msg.contains("struct"), "{msg}");
+    // passwords of spaces or with control characters
+    for pw in ["          ".to_string(), format!("good-long-pass{}word", '\u{7}')] {
+        let body = json!({"username": support::unique_name("pw"), "password": pw});
+        let r = app.post("/api/auth/register", &body).await;
+        assert_eq!(error_code(r).await, (400, "password_invalid".into()), "{pw:?}");
+    }
+    // access tokens issued in the future or living too long are refused
+    use jsonwebtoken::{encode, EncodingKey, Header};
+    let (_, s) = app.new_account("jw").await;
+    let id = s["account"]["id"].as_i64().unwrap();
+    let key: String = {
+        let db = app.state().db.clone();
+        db.run(|c| {
+            use diesel::prelude::*;
+            use siguo::db::schema::server_settings::dsl::*;
+            Ok(server_settings.find("jwt_secret").select(value).first::<String>(c)?)
+        })
+        .await
+        .unwrap()
+    };
+    let now = jsonwebtoken::get_current_timestamp();
+    for (iat, exp) in [(now + 3600, now + 3700), (now, now + 86_400)] {
+        let claims = json!({"sub": id.to_string(), "name": "x", "guest": false, "iss": "siguo",
+                            "aud": "siguo", "iat": iat, "exp": exp});
+        let t =
+            encode(&Header::default(), &claims, &EncodingKey::from_secret(key.as_bytes()).unwrap())
+                .unwrap();
+        let r =
+            support::new_client().get(app.url("/api/auth/me")).bearer_auth(t).send().await.unwrap();
+        assert_eq!(error_code(r).await, (401, "invalid_token".into()), "iat {iat} exp {exp}");
+    }
+}
+
+both_backends!(cross_site_posts_are_refused, nobody_locks_the_owner_out, smaller_items);

@@ -30,6 +30,11 @@ async fn private_rooms_by_id(backend: Backend) {
     other.act(json!({"type": "take_seat", "room": room, "seat": "E"})).await.unwrap();
     let r = other.wait_for(|m| m["type"] == "room" && m["you"]["seats"] == json!(["E"])).await;
     assert_eq!(r["invite"], invite.as_str(), "a seated player sees the invite");
+    // finding 10: a kicked player cannot come back for a while, not even with the invite
+    host.act(json!({"type": "kick", "room": room, "seat": "E"})).await.unwrap();
+    other.next_of("kicked").await;
+    other.expect_err(json!({"type": "join_room", "invite": invite}), "kicked_recently").await;
+    other.expect_err(json!({"type": "join_room", "room": room}), "kicked_recently").await;
 
     // practice: only its player, by room or game id; others only with its code
     let mut p = Client::new(&app, "pp").await;

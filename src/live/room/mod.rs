@@ -78,6 +78,8 @@ struct Room {
     invite: Option<String>,
     /// accounts that presented the invite code (they may come back by room id)
     admitted: std::collections::HashSet<i64>,
+    /// accounts the host kicked, and until when (ms) they may not come back
+    kicked: HashMap<i64, i64>,
     host: Option<i64>,
     /// names of the accounts met here (the host from the start), for `host`
     names: HashMap<i64, String>,

@@ -19,6 +19,14 @@ impl Room {
         by_invite: bool,
     ) {
         let a = who.account_id;
+        let now = now_ms();
+        self.kicked.retain(|_, until| *until > now);
+        if self.kicked.contains_key(&a) {
+            let e =
+                ProtoError::new(ErrorCode::KickedRecently, "the host removed you from this room");
+            conn.send(&ServerMsg::error(&id, &e));
+            return;
+        }
         if !self.may_enter(a, by_invite) {
             // the same answer as for a room that does not exist: private ids are not probed
             let e = ProtoError::new(ErrorCode::NotFound, "no such room");

@@ -55,6 +55,7 @@ fn new_room(
         public,
         invite: None,
         admitted: Default::default(),
+        kicked: HashMap::new(),
         host: None,
         names: HashMap::new(),
         owner: None,
