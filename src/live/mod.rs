@@ -354,13 +354,7 @@ impl Live {
     pub(crate) fn claim_room(&self, account_id: i64, id: &str) -> AppResult<()> {
         let mut owned = self.inner.owned.lock().unwrap();
         let mine = owned.entry(account_id).or_default();
-        let max = self.inner.config.max_rooms_per_account;
-        if mine.len() >= max {
-            return Err(AppError::conflict(
-                "too_many_rooms",
-                format!("you already have {max} rooms or practice games open"),
-            ));
-        }
+        self.rooms_left(mine.len())?;
         mine.insert(id.to_string());
         Ok(())
     }
@@ -377,6 +371,10 @@ impl Live {
     /// Does `account_id` have room for one more room?
     pub(crate) fn room_available(&self, account_id: i64) -> AppResult<()> {
         let n = self.inner.owned.lock().unwrap().get(&account_id).map_or(0, |m| m.len());
+        self.rooms_left(n)
+    }
+    /// `too_many_rooms` when `n` rooms are already open.
+    fn rooms_left(&self, n: usize) -> AppResult<()> {
         let max = self.inner.config.max_rooms_per_account;
         if n >= max {
             return Err(AppError::conflict(
