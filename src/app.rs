@@ -67,6 +67,11 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
             tracing::info!(migrations = ran, "database migrated");
         }
     }
+    match db.run(crate::db::accounts::backfill_username_keys).await {
+        Ok(n) if n > 0 => tracing::info!(accounts = n, "username keys made canonical"),
+        Ok(_) => {}
+        Err(e) => return Err(format!("cannot compute username keys: {e:?}")),
+    }
     let secret = crate::auth::load_or_create_secret(&config, &db).await?;
     let auth = Arc::new(Auth::new(&config, &secret)?);
     let mut live_config = config.live.clone();

@@ -13,6 +13,8 @@ diesel::table! {
         created_at -> Timestamp,
         /// access tokens with a smaller `gen` claim are refused (logout, password change)
         token_generation -> BigInt,
+        /// UTS #39 skeleton of `username_key`, unique (look-alike names)
+        username_skeleton -> Nullable<Text>,
     }
 }
 

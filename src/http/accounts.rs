@@ -150,8 +150,8 @@ async fn start_session(
 /// Register an account and log it in.
 #[utoipa::path(post, path = "/api/auth/register", tag = "accounts", request_body = Credentials, responses(
     (status = 201, description = "registered and logged in; cookies set", body = Session),
-    (status = 400, description = "`invalid_username`, `password_too_short`, `password_too_long`, `password_too_common`, `password_is_username`, `invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
-    (status = 409, description = "`username_taken`", body = crate::http::openapi::ErrorResponse),
+    (status = 400, description = "`invalid_username`, `password_too_short`, `password_too_long`, `password_too_common`, `password_is_username`, `password_invalid`, `invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
+    (status = 409, description = "`username_taken`, `username_confusable`", body = crate::http::openapi::ErrorResponse),
     (status = 413, description = "`payload_too_large`", body = crate::http::openapi::ErrorResponse),
     (status = 429, description = "`rate_limited` (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/register")]
@@ -167,12 +167,23 @@ pub async fn register(
         &state.auth.limits.register_ip,
         &client_bucket(&req, state.config.server.trust_proxy),
     )?;
-    let taken = {
-        let key = key.clone();
-        state.db.run(move |conn| repo::by_key(conn, &key)).await?.is_some()
+    let (taken, alike) = {
+        let (key, name) = (key.clone(), username.clone());
+        state
+            .db
+            .run(move |conn| {
+                Ok((repo::by_key(conn, &key)?.is_some(), repo::skeleton_taken(conn, &name)?))
+            })
+            .await?
     };
     if taken {
         return Err(AppError::conflict("username_taken", "this username is already taken"));
+    }
+    if alike {
+        return Err(AppError::conflict(
+            "username_confusable",
+            "this username looks like one that is already taken",
+        ));
     }
     let hash = state.auth.hash_password(password).await?;
     let account = state

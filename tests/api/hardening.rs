@@ -163,4 +163,60 @@ async fn smaller_items(backend: Backend) {
     }
 }
 
-both_backends!(cross_site_posts_are_refused, nobody_locks_the_owner_out, smaller_items);
+/// Finding 5: names that look blank or like another name are refused; the key is NFKC + full
+/// case folding.
+async fn usernames_do_not_impersonate(backend: Backend) {
+    let app = support::spawn_app(backend).await;
+    let reg = |name: String| {
+        let c = support::new_client();
+        let url = app.url("/api/auth/register");
+        async move {
+            let r = c
+                .post(url)
+                .json(&json!({"username": name, "password": support::GOOD_PASSWORD}))
+                .send()
+                .await
+                .unwrap();
+            error_code(r).await
+        }
+    };
+    let ok = (201, "<no error code>".to_string());
+    // digits only: they go with every script
+    let tag = format!("{}", rand::random::<u32>() % 1_000_000);
+    let base = format!("alice{tag}");
+    assert_eq!(reg(base.clone()).await, ok);
+    // Hangul filler, Cyrillic look-alike mixed with Latin, full-width, mathematical letters
+    let invalid = (400, "invalid_username".to_string());
+    assert_eq!(reg(format!("\u{3164}\u{3164}\u{3164}{tag}")).await, invalid, "filler");
+    assert_eq!(reg(format!("\u{430}lice{tag}")).await, invalid, "Cyrillic a in Latin");
+    let wide: String = base
+        .chars()
+        .map(|c| {
+            if c.is_ascii_lowercase() {
+                char::from_u32(c as u32 - 0x61 + 0xFF41).unwrap()
+            } else {
+                c
+            }
+        })
+        .collect();
+    assert_eq!(reg(wide).await, invalid, "full-width");
+    assert_eq!(reg(format!("\u{1D41A}lice{tag}")).await, invalid, "mathematical bold a");
+    // the same word precomposed and as conjoining jamo
+    assert_eq!(reg(format!("\u{D55C}\u{AE00}{tag}")).await, ok);
+    let jamo = format!("\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF}{tag}");
+    let r = reg(jamo).await;
+    assert!(r == (409, "username_taken".into()) || r == invalid, "jamo: {r:?}");
+    // full case folding: ΣΑΣ and σασ are one name
+    assert_eq!(reg(format!("\u{3C3}\u{3B1}\u{3C3}{tag}")).await, ok);
+    assert_eq!(reg(format!("\u{3A3}\u{391}\u{3A3}{tag}")).await, (409, "username_taken".into()));
+    // an all-Cyrillic look-alike of an existing Latin name
+    assert_eq!(reg("\u{43E}\u{440}\u{435}".to_string() + &tag).await.0, 201);
+    assert_eq!(reg("ope".to_string() + &tag).await, (409, "username_confusable".into()));
+}
+
+both_backends!(
+    cross_site_posts_are_refused,
+    nobody_locks_the_owner_out,
+    smaller_items,
+    usernames_do_not_impersonate,
+);
