@@ -67,6 +67,11 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
             tracing::info!(migrations = ran, "database migrated");
         }
     }
+    match db.run(crate::db::accounts::backfill_username_keys).await {
+        Ok(n) if n > 0 => tracing::info!(accounts = n, "username keys made canonical"),
+        Ok(_) => {}
+        Err(e) => return Err(format!("cannot compute username keys: {e:?}")),
+    }
     let secret = crate::auth::load_or_create_secret(&config, &db).await?;
     let auth = Arc::new(Auth::new(&config, &secret)?);
     let mut live_config = config.live.clone();
@@ -101,6 +106,7 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
             .app_data(web::PayloadConfig::default().limit(cfg.server.json_limit_bytes))
             .app_data(http::path_config())
             .app_data(http::query_config())
+            .wrap(middleware::from_fn(http::same_site_only))
             .wrap(middleware::from_fn(http::observe))
             .wrap(http::security_headers())
             .configure(http::health::configure)
@@ -132,6 +138,7 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
         loop {
             tick.tick().await;
             hk_state.auth.limits.retain_recent();
+            hk_state.live.prune_limits();
             if minutes.is_multiple_of(60) {
                 match hk_state.db.run(crate::auth::refresh::purge_expired).await {
                     Ok(n) if n > 0 => tracing::info!(deleted = n, "expired refresh tokens purged"),

@@ -42,6 +42,8 @@ pub struct ServerConfig {
     pub allowed_origins: Vec<String>,
     pub json_limit_bytes: usize,
     pub metrics: bool,
+    /// client IPs (or CIDR-free exact addresses) allowed to read `/metrics`
+    pub metrics_allow: Vec<std::net::IpAddr>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -70,7 +72,10 @@ pub struct AuthConfig {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
+    /// failed logins per (account, client IP) per window
     pub login_per_account: u32,
+    /// failed logins per account from all IPs together per window (a looser ceiling)
+    pub login_per_account_total: u32,
     pub login_per_ip: u32,
     pub login_window_secs: u64,
     pub register_per_ip: u32,
@@ -163,6 +168,7 @@ impl Config {
         }
         let l = &self.limits;
         if l.login_per_account == 0
+            || l.login_per_account_total == 0
             || l.login_per_ip == 0
             || l.register_per_ip == 0
             || l.guest_per_ip == 0

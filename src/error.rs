@@ -27,6 +27,9 @@ pub enum AppError {
     /// 429 with `Retry-After`.
     #[error("too many requests")]
     RateLimited { retry_after_secs: u64 },
+    /// 429 for a count that is full (e.g. `too_many_sockets`), not a rate.
+    #[error("{message}")]
+    TooMany { code: &'static str, message: String },
     /// 503: e.g. the database is not reachable.
     #[error("service unavailable")]
     Unavailable,
@@ -62,7 +65,8 @@ impl AppError {
             AppError::BadRequest { code, .. }
             | AppError::Unauthorized { code, .. }
             | AppError::Forbidden { code, .. }
-            | AppError::Conflict { code, .. } => code,
+            | AppError::Conflict { code, .. }
+            | AppError::TooMany { code, .. } => code,
             AppError::NotFound { .. } => "not_found",
             AppError::PayloadTooLarge => "payload_too_large",
             AppError::RateLimited { .. } => "rate_limited",
@@ -101,7 +105,9 @@ impl ResponseError for AppError {
             AppError::NotFound { .. } => StatusCode::NOT_FOUND,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::RateLimited { .. } | AppError::TooMany { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             AppError::Unavailable | AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -140,3 +146,51 @@ impl From<diesel::r2d2::PoolError> for AppError {
 }
 
 pub type AppResult<T> = Result<T, AppError>;
+
+/// A serde error message without the server's Rust type names (`expected struct Credentials` →
+/// `expected an object`), fit for a client.
+pub fn plain_serde_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    loop {
+        let next = ["tuple struct ", "struct ", "enum ", "variant of enum "]
+            .iter()
+            .filter_map(|w| rest.find(w).map(|i| (i, *w)))
+            .min_by_key(|(i, w)| (*i, usize::MAX - w.len()));
+        let Some((i, word)) = next else {
+            out.push_str(rest);
+            return out;
+        };
+        let after = &rest[i + word.len()..];
+        let name_len = after
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '<' || c == '>'))
+            .unwrap_or(after.len());
+        let named = after[..name_len].starts_with(|c: char| c.is_ascii_uppercase());
+        out.push_str(&rest[..i]);
+        if named {
+            out.push_str(if word.contains("enum") {
+                "one of the allowed values"
+            } else {
+                "an object"
+            });
+            rest = &after[name_len..];
+        } else {
+            out.push_str(word);
+            rest = after;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn serde_messages_lose_type_names() {
+        let m = super::plain_serde_message(
+            "invalid type: sequence, expected struct Credentials at line 1",
+        );
+        assert_eq!(m, "invalid type: sequence, expected an object at line 1");
+        let m = super::plain_serde_message("unknown variant `x`, expected enum Level");
+        assert_eq!(m, "unknown variant `x`, expected one of the allowed values");
+        assert_eq!(super::plain_serde_message("a struct field"), "a struct field");
+    }
+}

@@ -1,17 +1,97 @@
-//! Rate limits (governor, GCRA, in memory): login attempts per account and per client IP,
-//! registrations and guest sessions per client IP. Beyond a limit: 429 `rate_limited` with
-//! `Retry-After`.
+//! Rate limits, in memory. Beyond a limit: 429 `rate_limited` with `Retry-After`.
+//!
+//! * Failed logins ([`FailureLimiter`], a sliding window that only failures fill): per
+//!   (account, client IP) and, looser, per account from everywhere, so a stranger cannot lock
+//!   the owner out; a successful login costs nothing. Failed current passwords at password
+//!   change have a window of their own, per account.
+//! * Login attempts, registrations and guest sessions per client IP (governor, GCRA).
+//!
+//! Client IPs are bucketed by [`ip_bucket`]: an IPv6 client by its /64 (one subscriber's
+//! network), an IPv4 client by its address.
 use crate::config::LimitsConfig;
 use crate::error::{AppError, AppResult};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
+use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The key of a client IP for limits: IPv6 by its /64 network, IPv4 (and IPv4-mapped IPv6) by
+/// its address.
+pub fn ip_bucket(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(v6.to_bits() & !((1u128 << 64) - 1))),
+        },
+    }
+}
+
+/// At most `limit` failures per key within `window` (a sliding window of failure times).
+pub struct FailureLimiter<K> {
+    limit: usize,
+    window: Duration,
+    failures: Mutex<HashMap<K, VecDeque<Instant>>>,
+}
+
+impl<K: Hash + Eq + Clone> FailureLimiter<K> {
+    pub fn new(limit: u32, window_secs: u64) -> Self {
+        FailureLimiter {
+            limit: limit.max(1) as usize,
+            window: Duration::from_secs(window_secs.max(1)),
+            failures: Mutex::default(),
+        }
+    }
+
+    /// `429` while `key` has used up its failures (nothing is counted).
+    pub fn check(&self, key: &K) -> AppResult<()> {
+        let now = Instant::now();
+        let mut m = self.failures.lock().unwrap();
+        let Some(q) = m.get_mut(key) else { return Ok(()) };
+        while q.front().is_some_and(|t| now.duration_since(*t) >= self.window) {
+            q.pop_front();
+        }
+        match q.front() {
+            Some(oldest) if q.len() >= self.limit => {
+                let wait = self.window.saturating_sub(now.duration_since(*oldest));
+                Err(AppError::RateLimited { retry_after_secs: wait.as_secs() + 1 })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Count one failure for `key`.
+    pub fn fail(&self, key: &K) {
+        let mut m = self.failures.lock().unwrap();
+        let q = m.entry(key.clone()).or_default();
+        q.push_back(Instant::now());
+        while q.len() > self.limit {
+            q.pop_front();
+        }
+    }
+
+    /// Forget keys without a failure in the window.
+    pub fn retain_recent(&self) {
+        let now = Instant::now();
+        let window = self.window;
+        self.failures
+            .lock()
+            .unwrap()
+            .retain(|_, q| q.back().is_some_and(|t| now.duration_since(*t) < window));
+    }
+}
 
 pub struct RateLimits {
-    pub login_account: DefaultKeyedRateLimiter<String>,
+    /// failed logins per (username key, client IP bucket)
+    pub login_failures: FailureLimiter<(String, IpAddr)>,
+    /// failed logins per username key from all IPs
+    pub login_failures_total: FailureLimiter<String>,
+    /// wrong current passwords at password change, per account id
+    pub password_failures: FailureLimiter<i64>,
     pub login_ip: DefaultKeyedRateLimiter<IpAddr>,
     pub register_ip: DefaultKeyedRateLimiter<IpAddr>,
     pub guest_ip: DefaultKeyedRateLimiter<IpAddr>,
@@ -29,10 +109,12 @@ fn quota(count: u32, window_secs: u64) -> Quota {
 impl RateLimits {
     pub fn new(c: &LimitsConfig) -> RateLimits {
         RateLimits {
-            login_account: DefaultKeyedRateLimiter::keyed(quota(
-                c.login_per_account,
+            login_failures: FailureLimiter::new(c.login_per_account, c.login_window_secs),
+            login_failures_total: FailureLimiter::new(
+                c.login_per_account_total,
                 c.login_window_secs,
-            )),
+            ),
+            password_failures: FailureLimiter::new(c.login_per_account, c.login_window_secs),
             login_ip: DefaultKeyedRateLimiter::keyed(quota(c.login_per_ip, c.login_window_secs)),
             register_ip: DefaultKeyedRateLimiter::keyed(quota(
                 c.register_per_ip,
@@ -44,7 +126,9 @@ impl RateLimits {
 
     /// Forget keys whose budget is full again (call now and then to bound memory).
     pub fn retain_recent(&self) {
-        self.login_account.retain_recent();
+        self.login_failures.retain_recent();
+        self.login_failures_total.retain_recent();
+        self.password_failures.retain_recent();
         self.login_ip.retain_recent();
         self.register_ip.retain_recent();
         self.guest_ip.retain_recent();

@@ -18,7 +18,11 @@ use base64::Engine;
 use diesel::prelude::*;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
-use std::future::{ready, Ready};
+use std::future::Future;
+use std::pin::Pin;
+
+/// The extractors' future (they may read the token generation from the database).
+type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
 /// Cookie holding the access token (path `/`).
 pub const ACCESS_COOKIE: &str = "siguo_access";
@@ -27,6 +31,8 @@ pub const REFRESH_COOKIE: &str = "siguo_refresh";
 pub const REFRESH_COOKIE_PATH: &str = "/api/auth";
 /// The one algorithm access tokens are signed and checked with.
 pub const JWT_ALGORITHM: Algorithm = Algorithm::HS256;
+/// The longest access-token lifetime, seconds.
+pub const MAX_ACCESS_TTL: u64 = 900;
 /// Settings row holding a generated JWT secret.
 const JWT_SECRET_SETTING: &str = "jwt_secret";
 
@@ -53,6 +59,17 @@ pub struct Claims {
     pub aud: String,
     pub iat: u64,
     pub exp: u64,
+    /// the account's token generation when issued; older generations are refused
+    #[serde(default)]
+    pub gen: i64,
+}
+
+/// A checked access token: who, until when (Unix seconds), and its generation.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    pub identity: Identity,
+    pub exp: u64,
+    pub gen: i64,
 }
 
 /// Token signing and checking, password hashing, rate limits.
@@ -64,6 +81,9 @@ pub struct Auth {
     /// Argon2 computations: a few nice-10 threads with a bounded queue (see [`hasher`])
     hashing: hasher::Hasher,
     pub limits: limits::RateLimits,
+    /// account → token generation, loaded from the database on first use and kept current by
+    /// [`Auth::revoke_tokens`] (the only writer)
+    generations: std::sync::Mutex<std::collections::HashMap<i64, i64>>,
 }
 
 impl Auth {
@@ -72,8 +92,9 @@ impl Auth {
         validation.leeway = 30;
         validation.set_issuer(&[&config.auth.issuer]);
         validation.set_audience(&[&config.auth.audience]);
-        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
         validation.validate_exp = true;
+        validation.validate_nbf = true;
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         Ok(Auth {
             config: config.auth.clone(),
@@ -89,13 +110,15 @@ impl Auth {
                 config.auth.hash_queue,
             )?,
             limits: limits::RateLimits::new(&config.limits),
+            generations: Default::default(),
         })
     }
 
-    /// Sign an access token for `who`; returns the token and its lifetime in seconds.
-    pub fn issue_access(&self, who: &Identity) -> AppResult<(String, u64)> {
+    /// Sign an access token for `who` at token generation `gen`; returns the token and its
+    /// lifetime in seconds.
+    pub fn issue_access(&self, who: &Identity, gen: i64) -> AppResult<(String, u64)> {
         let now = jsonwebtoken::get_current_timestamp();
-        let ttl = self.config.access_ttl_secs.min(900);
+        let ttl = self.config.access_ttl_secs.min(MAX_ACCESS_TTL);
         let claims = Claims {
             sub: who.account_id.to_string(),
             name: who.name.clone(),
@@ -104,15 +127,50 @@ impl Auth {
             aud: self.config.audience.clone(),
             iat: now,
             exp: now + ttl,
+            gen,
         };
         let token = jsonwebtoken::encode(&Header::new(JWT_ALGORITHM), &claims, &self.encoding)
             .map_err(|e| AppError::internal(format!("jwt encode: {e}")))?;
         Ok((token, ttl))
     }
 
-    /// Check an access token (signature, algorithm, exp, iss, aud). Used by the extractors and
-    /// by the WebSocket upgrade.
-    pub fn verify_access(&self, token: &str) -> AppResult<Identity> {
+    /// Check an access token (signature, algorithm, exp, nbf, iat, iss, aud) and its account's
+    /// token generation. Used by the extractors and by the WebSocket upgrade.
+    pub async fn verify_access(&self, db: &Db, token: &str) -> AppResult<Verified> {
+        let v = self.verify_signed(token)?;
+        if v.gen < self.generation(db, v.identity.account_id).await? {
+            return Err(AppError::unauthorized(
+                "token_revoked",
+                "this session ended (logout or password change); log in again",
+            ));
+        }
+        Ok(v)
+    }
+
+    /// The account's current token generation (cached).
+    async fn generation(&self, db: &Db, account_id: i64) -> AppResult<i64> {
+        if let Some(g) = self.generations.lock().unwrap().get(&account_id) {
+            return Ok(*g);
+        }
+        let g = db
+            .run(move |c| crate::db::accounts::token_generation(c, account_id))
+            .await?
+            .ok_or_else(|| {
+                AppError::unauthorized("invalid_token", "the account no longer exists")
+            })?;
+        let mut m = self.generations.lock().unwrap();
+        Ok(*m.entry(account_id).or_insert(g))
+    }
+
+    /// Refuse every access token of the account issued so far; returns the new generation.
+    pub async fn revoke_tokens(&self, db: &Db, account_id: i64) -> AppResult<i64> {
+        let g = db.run(move |c| crate::db::accounts::bump_token_generation(c, account_id)).await?;
+        self.generations.lock().unwrap().insert(account_id, g);
+        Ok(g)
+    }
+
+    /// The signature and claims of an access token, without the generation check.
+    fn verify_signed(&self, token: &str) -> AppResult<Verified> {
         use jsonwebtoken::errors::ErrorKind;
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map_err(|e| match e.kind() {
@@ -122,10 +180,19 @@ impl Auth {
                 _ => AppError::unauthorized("invalid_token", "the access token is not valid"),
             })?;
         let c = data.claims;
-        let account_id = c.sub.parse::<i64>().map_err(|_| {
-            AppError::unauthorized("invalid_token", "the access token is not valid")
-        })?;
-        Ok(Identity { account_id, name: c.name, guest: c.guest })
+        let invalid = || AppError::unauthorized("invalid_token", "the access token is not valid");
+        let account_id = c.sub.parse::<i64>().map_err(|_| invalid())?;
+        // issued in the future, or living longer than any token we issue: not ours
+        let now = jsonwebtoken::get_current_timestamp();
+        let leeway = self.validation.leeway;
+        if c.iat > now + leeway || c.exp.saturating_sub(c.iat) > MAX_ACCESS_TTL + leeway {
+            return Err(invalid());
+        }
+        Ok(Verified {
+            identity: Identity { account_id, name: c.name, guest: c.guest },
+            exp: c.exp,
+            gen: c.gen,
+        })
     }
 
     /// Hash a password with Argon2id (PHC string) on a hashing thread (`server_busy` when the
@@ -196,28 +263,31 @@ pub fn access_token_of(req: &HttpRequest) -> Option<String> {
     req.cookie(ACCESS_COOKIE).map(|c| c.value().to_string()).filter(|v| !v.is_empty())
 }
 
-fn identity_of(req: &HttpRequest) -> AppResult<Identity> {
-    let state = req
-        .app_data::<web::Data<AppState>>()
-        .ok_or_else(|| AppError::internal("AppState missing"))?;
-    let token = access_token_of(req)
-        .ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
-    state.auth.verify_access(&token)
+fn identity_of(req: &HttpRequest) -> LocalBoxFuture<'static, AppResult<Identity>> {
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let token = access_token_of(req);
+    Box::pin(async move {
+        let state = state.ok_or_else(|| AppError::internal("AppState missing"))?;
+        let token = token.ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
+        Ok(state.auth.verify_access(&state.db, &token).await?.identity)
+    })
 }
 
 impl FromRequest for Identity {
     type Error = AppError;
-    type Future = Ready<Result<Self, Self::Error>>;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(identity_of(req))
+        identity_of(req)
     }
 }
 
 impl FromRequest for AccountOnly {
     type Error = AppError;
-    type Future = Ready<Result<Self, Self::Error>>;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(identity_of(req).and_then(|id| {
+        let id = identity_of(req);
+        Box::pin(async move {
+            let id = id.await?;
             if id.guest {
                 Err(AppError::forbidden(
                     "guest_not_allowed",
@@ -226,6 +296,6 @@ impl FromRequest for AccountOnly {
             } else {
                 Ok(AccountOnly(id))
             }
-        }))
+        })
     }
 }

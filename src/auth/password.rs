@@ -8,6 +8,7 @@ use argon2::{Argon2, Block, Params};
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::LazyLock;
+use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
 
 pub const USERNAME_MIN: usize = 3;
 pub const USERNAME_MAX: usize = 20;
@@ -44,12 +45,37 @@ pub fn check_username(name: &str) -> AppResult<String> {
             "the username may contain only letters, digits and underscores",
         ));
     }
+    // UTS #39: only characters allowed in identifiers (no default-ignorables or fillers such as
+    // U+3164, no full-width or mathematical letters), and one script (digits and `_` are common)
+    if !name.chars().all(|c| c == '_' || c.identifier_allowed()) {
+        return Err(AppError::bad_request(
+            "invalid_username",
+            "the username contains a character that is not allowed in names",
+        ));
+    }
+    // UTS #39 "highly restrictive": one script, or Latin with Han and Japanese kana, with Han
+    // and Bopomofo, or with Hangul and Han (so `张三abc` is fine, `аlice` with a Cyrillic а is not)
+    if name.detect_restriction_level() > RestrictionLevel::HighlyRestrictive {
+        return Err(AppError::bad_request(
+            "invalid_username",
+            "the username mixes letters of different scripts",
+        ));
+    }
     Ok(username_key(name))
 }
 
-/// The case-insensitive key of a name.
+/// The canonical key of a name: NFKC of the full case folding (Unicode's compatibility caseless
+/// match), so `ΣΑΣ`/`σας`/`σασ`, precomposed and conjoining Hangul, and case variants are one
+/// name.
 pub fn username_key(name: &str) -> String {
-    name.to_lowercase()
+    use caseless::Caseless;
+    use unicode_normalization::UnicodeNormalization;
+    name.nfd().default_case_fold().nfkd().default_case_fold().nfkc().collect()
+}
+
+/// The confusable skeleton (UTS #39) of a name's key: names that look alike share it.
+pub fn username_skeleton(name: &str) -> String {
+    unicode_security::skeleton(&username_key(name)).collect()
 }
 
 /// Password rules: 8–128 characters, not a common password, not the username.
@@ -65,6 +91,12 @@ pub fn check_password(password: &str, username: &str) -> AppResult<()> {
         return Err(AppError::bad_request(
             "password_too_long",
             format!("the password must be at most {PASSWORD_MAX} characters long"),
+        ));
+    }
+    if password.chars().any(char::is_control) || password.trim().is_empty() {
+        return Err(AppError::bad_request(
+            "password_invalid",
+            "the password may not contain control characters or be only spaces",
         ));
     }
     if is_common(password) {

@@ -119,17 +119,17 @@ pub fn revoke_family(conn: &mut DbConn, family: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// Revoke the family of `token` (logout). Unknown tokens are ignored.
-pub fn revoke_by_token(conn: &mut DbConn, token: &str) -> AppResult<()> {
-    let family: Option<String> = rt::table
+/// Revoke the family of `token` (logout); returns its account. Unknown tokens are ignored.
+pub fn revoke_by_token(conn: &mut DbConn, token: &str) -> AppResult<Option<i64>> {
+    let row: Option<(String, i64)> = rt::table
         .filter(rt::token_hash.eq(token_hash(token)))
-        .select(rt::family)
+        .select((rt::family, rt::account_id))
         .first(conn)
         .optional()?;
-    if let Some(f) = family {
-        revoke_family(conn, &f)?;
+    if let Some((f, _)) = &row {
+        revoke_family(conn, f)?;
     }
-    Ok(())
+    Ok(row.map(|(_, a)| a))
 }
 
 /// Revoke every refresh token of an account (password change).

@@ -11,6 +11,10 @@ diesel::table! {
         password_hash -> Nullable<Text>,
         is_guest -> Bool,
         created_at -> Timestamp,
+        /// access tokens with a smaller `gen` claim are refused (logout, password change)
+        token_generation -> BigInt,
+        /// UTS #39 skeleton of `username_key`, unique (look-alike names)
+        username_skeleton -> Nullable<Text>,
     }
 }
 

@@ -6,7 +6,7 @@ use crate::app::AppState;
 use crate::auth::{self, limits, password, refresh, AccountOnly, Identity};
 use crate::db::accounts::{self as repo, Account};
 use crate::error::{AppError, AppResult};
-use crate::http::{client_ip, parse_optional_json};
+use crate::http::{client_bucket, parse_optional_json};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::{get, post, web, HttpRequest, HttpResponse, HttpResponseBuilder};
 use chrono::NaiveDateTime;
@@ -79,6 +79,12 @@ pub struct Session {
     pub refresh_token: String,
 }
 
+/// Was the request made over HTTPS (as the client sees it: with `server.trust_proxy`, the
+/// proxy's `X-Forwarded-Proto`/`Forwarded`)? Cookies are then `Secure` whatever the config.
+fn is_https(req: &HttpRequest) -> bool {
+    req.connection_info().scheme() == "https"
+}
+
 fn cookie<'c>(
     name: &'c str,
     value: String,
@@ -101,9 +107,10 @@ async fn start_session(
     account: Account,
     family: Option<String>,
     existing_refresh: Option<String>,
-    mut resp: HttpResponseBuilder,
+    (mut resp, https): (HttpResponseBuilder, bool),
 ) -> AppResult<HttpResponse> {
-    let (access_token, expires_in) = state.auth.issue_access(&account.identity())?;
+    let (access_token, expires_in) =
+        state.auth.issue_access(&account.identity(), account.token_generation)?;
     let refresh_token = match existing_refresh {
         Some(t) => t,
         None => {
@@ -121,7 +128,7 @@ async fn start_session(
             token
         }
     };
-    let secure = state.config.auth.cookie_secure;
+    let secure = state.config.auth.cookie_secure || https;
     let refresh_age = (state.config.auth.refresh_ttl_days * 86_400) as i64;
     resp.cookie(cookie(auth::ACCESS_COOKIE, access_token.clone(), "/", expires_in as i64, secure));
     resp.cookie(cookie(
@@ -143,8 +150,8 @@ async fn start_session(
 /// Register an account and log it in.
 #[utoipa::path(post, path = "/api/auth/register", tag = "accounts", request_body = Credentials, responses(
     (status = 201, description = "registered and logged in; cookies set", body = Session),
-    (status = 400, description = "`invalid_username`, `password_too_short`, `password_too_long`, `password_too_common`, `password_is_username`, `invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
-    (status = 409, description = "`username_taken`", body = crate::http::openapi::ErrorResponse),
+    (status = 400, description = "`invalid_username`, `password_too_short`, `password_too_long`, `password_too_common`, `password_is_username`, `password_invalid`, `invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
+    (status = 409, description = "`username_taken`, `username_confusable`", body = crate::http::openapi::ErrorResponse),
     (status = 413, description = "`payload_too_large`", body = crate::http::openapi::ErrorResponse),
     (status = 429, description = "`rate_limited` (see Retry-After)", body = crate::http::openapi::ErrorResponse),
     (status = 503, description = "`server_busy`: the password-hashing queue is full (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
@@ -159,14 +166,25 @@ pub async fn register(
     password::check_password(&password, &username)?;
     limits::check(
         &state.auth.limits.register_ip,
-        &client_ip(&req, state.config.server.trust_proxy),
+        &client_bucket(&req, state.config.server.trust_proxy),
     )?;
-    let taken = {
-        let key = key.clone();
-        state.db.run(move |conn| repo::by_key(conn, &key)).await?.is_some()
+    let (taken, alike) = {
+        let (key, name) = (key.clone(), username.clone());
+        state
+            .db
+            .run(move |conn| {
+                Ok((repo::by_key(conn, &key)?.is_some(), repo::skeleton_taken(conn, &name)?))
+            })
+            .await?
     };
     if taken {
         return Err(AppError::conflict("username_taken", "this username is already taken"));
+    }
+    if alike {
+        return Err(AppError::conflict(
+            "username_confusable",
+            "this username looks like one that is already taken",
+        ));
     }
     let hash = state.auth.hash_password(password).await?;
     let account = state
@@ -182,7 +200,7 @@ pub async fn register(
         })
         .await?;
     tracing::info!(account_id = account.id, "account registered");
-    start_session(&state, account, None, None, HttpResponse::Created()).await
+    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&req))).await
 }
 
 /// Log in with username and password.
@@ -190,7 +208,7 @@ pub async fn register(
     (status = 200, description = "logged in; cookies set", body = Session),
     (status = 400, description = "`invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`invalid_credentials`", body = crate::http::openapi::ErrorResponse),
-    (status = 429, description = "`rate_limited`: more than 10 attempts per account or 200 per IP in 10 minutes", body = crate::http::openapi::ErrorResponse),
+    (status = 429, description = "`rate_limited`: more than 10 failures per (account, IP), 100 per account, or 200 attempts per IP in 10 minutes", body = crate::http::openapi::ErrorResponse),
     (status = 503, description = "`server_busy`: the password-hashing queue is full (see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/login")]
 pub async fn login(
@@ -200,11 +218,19 @@ pub async fn login(
 ) -> AppResult<HttpResponse> {
     let Credentials { username, password } = body.into_inner();
     let limits = &state.auth.limits;
-    limits::check(&limits.login_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    let ip = client_bucket(&req, state.config.server.trust_proxy);
+    limits::check(&limits.login_ip, &ip)?;
     let key: String =
         password::username_key(&username).chars().take(password::USERNAME_MAX + 1).collect();
-    limits::check(&limits.login_account, &key)?;
-    let bad = || AppError::unauthorized("invalid_credentials", "wrong username or password");
+    let pair = (key.clone(), ip);
+    limits.login_failures.check(&pair)?;
+    limits.login_failures_total.check(&key)?;
+    // only failures count against the account
+    let bad = || {
+        limits.login_failures.fail(&pair);
+        limits.login_failures_total.fail(&key);
+        AppError::unauthorized("invalid_credentials", "wrong username or password")
+    };
     if password.chars().count() > password::PASSWORD_MAX {
         return Err(bad());
     }
@@ -216,7 +242,7 @@ pub async fn login(
     let ok = state.auth.verify_password(password, phc).await?;
     match account {
         Some(a) if ok && !a.is_guest => {
-            start_session(&state, a, None, None, HttpResponse::Ok()).await
+            start_session(&state, a, None, None, (HttpResponse::Ok(), is_https(&req))).await
         }
         _ => Err(bad()),
     }
@@ -228,7 +254,10 @@ pub async fn login(
     (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/guest")]
 pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
-    limits::check(&state.auth.limits.guest_ip, &client_ip(&req, state.config.server.trust_proxy))?;
+    limits::check(
+        &state.auth.limits.guest_ip,
+        &client_bucket(&req, state.config.server.trust_proxy),
+    )?;
     let account = state
         .db
         .run(|conn| {
@@ -247,7 +276,7 @@ pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Ht
             Err(AppError::internal(format!("no free guest name: {last:?}")))
         })
         .await?;
-    start_session(&state, account, None, None, HttpResponse::Created()).await
+    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&req))).await
 }
 
 /// Exchange a refresh token (cookie or body) for a new access token and a new refresh token.
@@ -275,7 +304,7 @@ pub async fn refresh_session(
             Ok((account, fresh))
         })
         .await?;
-    start_session(&state, account, None, Some(fresh), HttpResponse::Ok()).await
+    start_session(&state, account, None, Some(fresh), (HttpResponse::Ok(), is_https(&req))).await
 }
 
 fn refresh_token_of(req: &HttpRequest, body: &[u8]) -> AppResult<Option<String>> {
@@ -295,8 +324,20 @@ pub async fn logout(
     req: HttpRequest,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
+    let mut account = match auth::access_token_of(&req) {
+        Some(t) => {
+            state.auth.verify_access(&state.db, &t).await.ok().map(|v| v.identity.account_id)
+        }
+        None => None,
+    };
     if let Some(token) = refresh_token_of(&req, &body)? {
-        state.db.run(move |conn| refresh::revoke_by_token(conn, &token)).await?;
+        let owner = state.db.run(move |conn| refresh::revoke_by_token(conn, &token)).await?;
+        account = account.or(owner);
+    }
+    // every access token of the account so far is refused from now on, and its sockets close
+    if let Some(a) = account {
+        state.auth.revoke_tokens(&state.db, a).await?;
+        state.live.close_account(a);
     }
     let secure = state.config.auth.cookie_secure;
     let mut resp = HttpResponse::NoContent();
@@ -330,6 +371,7 @@ pub async fn me(state: web::Data<AppState>, who: Identity) -> AppResult<web::Jso
 #[post("/api/auth/password")]
 pub async fn change_password(
     state: web::Data<AppState>,
+    req: HttpRequest,
     AccountOnly(who): AccountOnly,
     body: web::Json<ChangePassword>,
 ) -> AppResult<HttpResponse> {
@@ -338,8 +380,10 @@ pub async fn change_password(
         state.db.run(move |conn| repo::by_id(conn, who.account_id)).await?.ok_or_else(|| {
             AppError::unauthorized("invalid_token", "the account no longer exists")
         })?;
-    limits::check(&state.auth.limits.login_account, &account.username_key)?;
+    let failures = &state.auth.limits.password_failures;
+    failures.check(&account.id)?;
     if !state.auth.verify_password(current_password, account.password_hash.clone()).await? {
+        failures.fail(&account.id);
         return Err(AppError::unauthorized("invalid_credentials", "the current password is wrong"));
     }
     password::check_password(&new_password, &account.username)?;
@@ -355,5 +399,8 @@ pub async fn change_password(
             })
         })
         .await?;
-    start_session(&state, account, None, None, HttpResponse::Ok()).await
+    let token_generation = state.auth.revoke_tokens(&state.db, id).await?;
+    state.live.close_account(id);
+    let account = Account { token_generation, ..account };
+    start_session(&state, account, None, None, (HttpResponse::Ok(), is_https(&req))).await
 }

@@ -58,6 +58,14 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
         }
         (None, _) => (serde_json::Value::Null, json!({"view": null, "actions": []})),
     };
+    // a game in play: its live version, as in the WebSocket protocol (null when not in memory)
+    let public = match public {
+        serde_json::Value::Object(mut m) => {
+            m.insert("v".into(), json!(state.live.game_version(id).await));
+            serde_json::Value::Object(m)
+        }
+        other => other,
+    };
     Ok(HttpResponse::Ok().json(json!({
         "id": g.id, "kind": g.kind, "state": g.state, "options": g.options,
         "created_at": g.created_at, "started_at": g.started_at, "finished_at": g.finished_at,

@@ -2,7 +2,7 @@
 //! `/metrics` (Prometheus text format).
 use crate::app::AppState;
 use crate::error::{AppError, AppResult};
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use diesel::connection::SimpleConnection;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -45,8 +45,9 @@ pub async fn readyz(state: web::Data<AppState>) -> AppResult<web::Json<HealthSta
 /// Prometheus metrics (text exposition format).
 #[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
 #[get("/metrics")]
-pub async fn metrics(state: web::Data<AppState>) -> AppResult<HttpResponse> {
-    if !state.config.server.metrics {
+pub async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
+    let ip = crate::http::client_ip(&req, state.config.server.trust_proxy);
+    if !state.config.server.metrics || !state.config.server.metrics_allow.contains(&ip) {
         return Err(AppError::NotFound { what: "endpoint" });
     }
     Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render()))

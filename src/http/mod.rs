@@ -37,11 +37,12 @@ pub fn json_error(err: JsonPayloadError) -> AppError {
             "the body must be JSON (Content-Type: application/json)",
         ),
         JsonPayloadError::Deserialize(e) if e.is_data() => {
-            AppError::bad_request("invalid_body", e.to_string())
+            AppError::bad_request("invalid_body", crate::error::plain_serde_message(&e.to_string()))
         }
-        JsonPayloadError::Deserialize(e) => {
-            AppError::bad_request("invalid_json", format!("malformed JSON: {e}"))
-        }
+        JsonPayloadError::Deserialize(e) => AppError::bad_request(
+            "invalid_json",
+            format!("malformed JSON: {}", crate::error::plain_serde_message(&e.to_string())),
+        ),
         JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => {
             AppError::PayloadTooLarge
         }
@@ -76,6 +77,42 @@ pub fn security_headers() -> DefaultHeaders {
         .add(("X-Content-Type-Options", "nosniff"))
         .add(("X-Frame-Options", "DENY"))
         .add(("Referrer-Policy", "same-origin"))
+        .add(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
+}
+
+/// The web client's Content-Security-Policy: scripts only from this origin (no inline script,
+/// no eval), no plugins, not framed; styles may be set inline by the client's views.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+     object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Refuse cross-site state-changing requests (a login CSRF such as another site posting to
+/// `/api/auth/guest` or `/api/auth/logout`): any method but GET/HEAD/OPTIONS whose
+/// `Sec-Fetch-Site` is neither `same-origin` nor `none`, or whose `Origin` is not the server's
+/// own (or in `server.allowed_origins`), gets 403 `cross_site_request`. Clients that are not
+/// browsers send neither header and are not affected.
+pub async fn same_site_only(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    use actix_web::http::Method;
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if !safe {
+        let fetch_site = req.headers().get("sec-fetch-site").and_then(|v| v.to_str().ok());
+        let cross_fetch = fetch_site.is_some_and(|v| v != "same-origin" && v != "none");
+        let allowed = req
+            .app_data::<web::Data<AppState>>()
+            .map(|s| s.config.server.allowed_origins.clone())
+            .unwrap_or_default();
+        if cross_fetch || !crate::live::socket::origin_allowed(req.request(), &allowed) {
+            let err = AppError::forbidden(
+                "cross_site_request",
+                "state-changing requests must come from this site",
+            );
+            return Ok(req.error_response(err).map_into_right_body());
+        }
+    }
+    Ok(next.call(req).await?.map_into_left_body())
 }
 
 /// Request log line and metrics for every request; error responses not made by [`AppError`]
@@ -162,6 +199,11 @@ pub fn client_ip(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
         })
         .or_else(|| req.peer_addr().map(|a| a.ip()))
         .unwrap_or(IpAddr::from([0, 0, 0, 0]))
+}
+
+/// The client's IP as rate limits count it (IPv6 by its /64, see `auth::limits::ip_bucket`).
+pub fn client_bucket(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
+    crate::auth::limits::ip_bucket(client_ip(req, trust_proxy))
 }
 
 async fn api_not_found() -> Result<HttpResponse, AppError> {

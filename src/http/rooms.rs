@@ -59,7 +59,8 @@ pub struct WsQuery {
 #[utoipa::path(get, path = "/api/ws", tag = "live", responses(
     (status = 101, description = "switching protocols"),
     (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`", body = crate::http::openapi::ErrorResponse),
-    (status = 403, description = "`origin_not_allowed`", body = crate::http::openapi::ErrorResponse)))]
+    (status = 403, description = "`origin_not_allowed`", body = crate::http::openapi::ErrorResponse),
+    (status = 429, description = "`too_many_sockets`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/ws")]
 pub async fn ws(
     state: web::Data<AppState>,
@@ -72,7 +73,7 @@ pub async fn ws(
             .and_then(|q| q.into_inner().token)
     });
     let token = token.ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
-    let id = state.auth.verify_access(&token)?;
+    let v = state.auth.verify_access(&state.db, &token).await?;
     if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
         return Err(AppError::forbidden(
             "origin_not_allowed",
@@ -80,6 +81,9 @@ pub async fn ws(
         )
         .into());
     }
+    let id = v.identity;
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
-    socket::start(&req, body, state.live.clone(), who)
+    let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
+    state.live.socket_available(who.account_id, ip)?;
+    socket::start(&req, body, state.live.clone(), who, v.exp, ip)
 }

@@ -45,7 +45,7 @@ type GameRow = (i64, String, Option<String>, Option<NaiveDateTime>, String, bool
 
 /// The profile of `username` (case-insensitive). Guests have no profile (404).
 pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
-    let key = username.to_lowercase();
+    let key = crate::auth::password::username_key(username);
     let (account_id, name, created_at, guest): (i64, String, NaiveDateTime, bool) = accounts::table
         .filter(accounts::username_key.eq(&key))
         .select((accounts::id, accounts::username, accounts::created_at, accounts::is_guest))

@@ -12,6 +12,7 @@ pub mod room;
 pub mod socket;
 pub mod store;
 
+use crate::auth::limits::FailureLimiter;
 use crate::db::Db;
 use crate::error::{AppError, AppResult};
 use bytestring::ByteString;
@@ -20,7 +21,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use siguo_bots::Level;
 use siguo_rules::{BySeat, Options, Seat};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, watch, Notify};
@@ -104,6 +106,21 @@ pub struct LiveConfig {
     pub resync_log: usize,
     /// Messages queued for one socket before it counts as too slow and is closed (1013).
     pub outbound_queue: usize,
+    /// Failed `join_room` invite look-ups allowed per account, and per client IP, within
+    /// `invite_failure_window_secs` (beyond: `rate_limited`).
+    pub invite_failures_per_account: u32,
+    pub invite_failures_per_ip: u32,
+    pub invite_failure_window_secs: u64,
+    /// People watching one room without a seat (beyond: `room_full`).
+    pub max_spectators: usize,
+    /// Rooms an account may have open at once: waiting rooms it created and practice games
+    /// (beyond: `too_many_rooms`), until they finish.
+    pub max_rooms_per_account: usize,
+    /// Open WebSockets per account and per client IP (beyond: HTTP 429 `too_many_sockets`).
+    pub max_sockets_per_account: usize,
+    pub max_sockets_per_ip: usize,
+    /// Bots thinking at once across the server; 0 = one per CPU core.
+    pub bot_threads: usize,
 }
 
 impl Default for LiveConfig {
@@ -116,6 +133,14 @@ impl Default for LiveConfig {
             bot_move_delay_ms: 800,
             resync_log: 128,
             outbound_queue: OUTBOUND_QUEUE,
+            invite_failures_per_account: 10,
+            invite_failures_per_ip: 30,
+            invite_failure_window_secs: 600,
+            max_spectators: 50,
+            max_rooms_per_account: 3,
+            max_sockets_per_account: 8,
+            max_sockets_per_ip: 64,
+            bot_threads: 0,
         }
     }
 }
@@ -126,15 +151,34 @@ pub struct ClientTx {
     pub conn_id: u64,
     pub account_id: i64,
     tx: mpsc::Sender<ByteString>,
-    kill: Arc<Notify>,
+    kill: Arc<Kill>,
 }
 
+/// Why a socket is told to close: its outbound queue overflowed (1013), or its session ended
+/// ([`CLOSE_SESSION_ENDED`]).
+#[derive(Default)]
+pub struct Kill {
+    pub notify: Notify,
+    /// 0 = outbound queue full; else the close code to send
+    pub code: std::sync::atomic::AtomicU16,
+}
+
+/// Close code (4001) of a socket whose session ended: its access token expired, or the account
+/// logged out or changed its password. The client refreshes its token and reconnects.
+pub const CLOSE_SESSION_ENDED: u16 = 4001;
+
 impl ClientTx {
+    /// Close this socket with `code` (e.g. [`CLOSE_SESSION_ENDED`]).
+    pub fn close_with(&self, code: u16) {
+        self.kill.code.store(code, Ordering::Relaxed);
+        self.kill.notify.notify_one();
+    }
+
     /// Queue a message's text (a `ByteString` is shared, not copied, by every receiver).
     pub fn send_text(&self, text: ByteString) {
         match self.tx.try_send(text) {
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => self.kill.notify_one(),
+            Err(mpsc::error::TrySendError::Full(_)) => self.kill.notify.notify_one(),
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
     }
@@ -152,9 +196,9 @@ pub fn client_channel(
     conn_id: u64,
     account_id: i64,
     capacity: usize,
-) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Notify>) {
+) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Kill>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
-    let kill = Arc::new(Notify::new());
+    let kill = Arc::new(Kill::default());
     (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
 }
 
@@ -181,6 +225,14 @@ pub(crate) struct Inner {
     seated: Mutex<HashMap<String, Seated>>,
     accounts: Mutex<HashMap<i64, Vec<ClientTx>>>,
     recent: Mutex<HashMap<i64, RecentIds>>,
+    /// failed invite look-ups per account and per client IP (bucketed)
+    invite_failures: (FailureLimiter<i64>, FailureLimiter<IpAddr>),
+    /// account → the rooms it owns (waiting rooms it created, practice games), for the cap
+    owned: Mutex<HashMap<i64, HashSet<String>>>,
+    /// open sockets per client IP (bucketed)
+    ips: Mutex<HashMap<IpAddr, usize>>,
+    /// permits for bots thinking at once
+    bot_thinkers: Arc<tokio::sync::Semaphore>,
     next_conn: AtomicU64,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
@@ -201,7 +253,6 @@ impl Live {
         Live {
             inner: Arc::new(Inner {
                 db,
-                config,
                 rooms: Mutex::default(),
                 invites: Mutex::default(),
                 games: Mutex::default(),
@@ -209,7 +260,24 @@ impl Live {
                 seated: Mutex::default(),
                 accounts: Mutex::default(),
                 recent: Mutex::default(),
+                invite_failures: (
+                    FailureLimiter::new(
+                        config.invite_failures_per_account,
+                        config.invite_failure_window_secs,
+                    ),
+                    FailureLimiter::new(
+                        config.invite_failures_per_ip,
+                        config.invite_failure_window_secs,
+                    ),
+                ),
+                owned: Mutex::default(),
+                ips: Mutex::default(),
+                bot_thinkers: Arc::new(tokio::sync::Semaphore::new(match config.bot_threads {
+                    0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+                    n => n,
+                })),
                 next_conn: AtomicU64::new(1),
+                config,
                 shutdown,
                 runtime: tokio::runtime::Handle::current(),
                 gauges: std::sync::OnceLock::new(),
@@ -286,6 +354,44 @@ impl Live {
         self.inner.games.lock().unwrap().insert(game, id.to_string());
         self.count_games();
     }
+    /// Count room `id` against `account_id`'s rooms, or `too_many_rooms`.
+    pub(crate) fn claim_room(&self, account_id: i64, id: &str) -> AppResult<()> {
+        let mut owned = self.inner.owned.lock().unwrap();
+        let mine = owned.entry(account_id).or_default();
+        self.rooms_left(mine.len())?;
+        mine.insert(id.to_string());
+        Ok(())
+    }
+    /// Room `id` no longer counts against its owner (finished or closed).
+    pub(crate) fn release_room(&self, account_id: i64, id: &str) {
+        let mut owned = self.inner.owned.lock().unwrap();
+        if let Some(m) = owned.get_mut(&account_id) {
+            m.remove(id);
+            if m.is_empty() {
+                owned.remove(&account_id);
+            }
+        }
+    }
+    /// Does `account_id` have room for one more room?
+    pub(crate) fn room_available(&self, account_id: i64) -> AppResult<()> {
+        let n = self.inner.owned.lock().unwrap().get(&account_id).map_or(0, |m| m.len());
+        self.rooms_left(n)
+    }
+    /// `too_many_rooms` when `n` rooms are already open.
+    fn rooms_left(&self, n: usize) -> AppResult<()> {
+        let max = self.inner.config.max_rooms_per_account;
+        if n >= max {
+            return Err(AppError::conflict(
+                "too_many_rooms",
+                format!("you already have {max} rooms or practice games open"),
+            ));
+        }
+        Ok(())
+    }
+    pub(crate) fn bot_thinkers(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.bot_thinkers.clone()
+    }
+
     pub(crate) fn unregister(&self, id: &str, invite: Option<&str>, game: Option<i64>) {
         self.inner.rooms.lock().unwrap().remove(id);
         self.inner.summaries.lock().unwrap().remove(id);
@@ -304,8 +410,42 @@ impl Live {
     pub fn room_by_invite(&self, invite: &str) -> Option<String> {
         self.inner.invites.lock().unwrap().get(&invite.to_uppercase()).cloned()
     }
+    /// Resolve an invite code for `account_id` at `ip`, counting failures: after too many
+    /// (per account or per IP) every look-up is refused with `rate_limited` for a while.
+    pub fn lookup_invite(
+        &self,
+        account_id: i64,
+        ip: IpAddr,
+        invite: &str,
+    ) -> Result<String, ProtoError> {
+        let (per_account, per_ip) = &self.inner.invite_failures;
+        let limited = |_| {
+            ProtoError::new(ErrorCode::RateLimited, "too many wrong invite codes; wait a while")
+        };
+        per_account.check(&account_id).map_err(limited)?;
+        per_ip.check(&ip).map_err(limited)?;
+        self.room_by_invite(invite).ok_or_else(|| {
+            per_account.fail(&account_id);
+            per_ip.fail(&ip);
+            ProtoError::new(ErrorCode::NotFound, "no room with that invite code")
+        })
+    }
+    /// Forget old failure counts (housekeeping).
+    pub fn prune_limits(&self) {
+        self.inner.invite_failures.0.retain_recent();
+        self.inner.invite_failures.1.retain_recent();
+    }
     pub fn room_by_game(&self, game: i64) -> Option<String> {
         self.inner.games.lock().unwrap().get(&game).cloned()
+    }
+    /// The live version of a game in play (`None` when no room plays it).
+    pub async fn game_version(&self, game: i64) -> Option<u64> {
+        let h = self.room(&self.room_by_game(game)?)?;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if !h.send(room::Cmd::Version(tx)).await {
+            return None;
+        }
+        rx.await.ok()
     }
     /// Summary of a public waiting room for listings (`None` removes it).
     pub(crate) fn set_summary(&self, id: &str, summary: Option<RoomSummary>) {
@@ -325,8 +465,32 @@ impl Live {
 
     // ---- accounts' sockets ----
 
-    pub(crate) fn add_socket(&self, tx: ClientTx) {
+    /// Room for one more socket of `account_id` from `ip`? (`too_many_sockets` otherwise.)
+    pub fn socket_available(&self, account_id: i64, ip: IpAddr) -> AppResult<()> {
+        let c = &self.inner.config;
+        let mine = self.inner.accounts.lock().unwrap().get(&account_id).map_or(0, |v| v.len());
+        let from_ip = self.inner.ips.lock().unwrap().get(&ip).copied().unwrap_or(0);
+        if mine >= c.max_sockets_per_account || from_ip >= c.max_sockets_per_ip {
+            return Err(AppError::TooMany {
+                code: "too_many_sockets",
+                message: "too many open connections; close some tabs".into(),
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn add_socket(&self, tx: ClientTx, ip: IpAddr) {
         self.inner.accounts.lock().unwrap().entry(tx.account_id).or_default().push(tx);
+        *self.inner.ips.lock().unwrap().entry(ip).or_default() += 1;
+    }
+    pub(crate) fn remove_ip(&self, ip: IpAddr) {
+        let mut ips = self.inner.ips.lock().unwrap();
+        if let Some(n) = ips.get_mut(&ip) {
+            *n -= 1;
+            if *n == 0 {
+                ips.remove(&ip);
+            }
+        }
     }
     pub(crate) fn remove_socket(&self, account_id: i64, conn_id: u64) {
         let mut a = self.inner.accounts.lock().unwrap();
@@ -343,6 +507,14 @@ impl Live {
         if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
             for t in v {
                 t.send_text(text.clone());
+            }
+        }
+    }
+    /// Close every socket of an account (logout, password change) with [`CLOSE_SESSION_ENDED`].
+    pub fn close_account(&self, account_id: i64) {
+        if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
+            for t in v {
+                t.close_with(CLOSE_SESSION_ENDED);
             }
         }
     }
@@ -383,18 +555,8 @@ impl Live {
         options: Options,
     ) -> AppResult<(String, String)> {
         options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
-        let hosted = self
-            .inner
-            .summaries
-            .lock()
-            .unwrap()
-            .values()
-            .filter(|s| s.host_id == Some(host.account_id))
-            .count();
-        if hosted >= 3 {
-            return Err(AppError::conflict("too_many_rooms", "you already host 3 open rooms"));
-        }
-        Ok(room::spawn_waiting(self, host, public, options))
+        self.room_available(host.account_id)?;
+        room::spawn_waiting(self, host, public, options)
     }
 
     /// Create a game directly in its deployment phase (ranked matches, practice). Returns the

@@ -212,6 +212,12 @@ pub enum ErrorCode {
     ChatEmpty,
     ChatRateLimited,
     TooManyRooms,
+    /// too many failed attempts (e.g. wrong invite codes); wait and try again
+    RateLimited,
+    /// the room has as many spectators as it admits (`live.max_spectators`)
+    RoomFull,
+    /// the host removed you from this room a short while ago
+    KickedRecently,
     // the rules engine's refusals (`RuleError`)
     GameOver,
     NotYourTurn,
@@ -359,7 +365,13 @@ pub fn parse(text: &str) -> Result<(Option<ClientId>, ClientMsg), (Option<Client
     }
     match serde_json::from_value::<ClientMsg>(Value::Object(obj)) {
         Ok(msg) => Ok((id, msg)),
-        Err(e) => Err((id, ProtoError::new(ErrorCode::BadMessage, e.to_string()))),
+        Err(e) => Err((
+            id,
+            ProtoError::new(
+                ErrorCode::BadMessage,
+                crate::error::plain_serde_message(&e.to_string()),
+            ),
+        )),
     }
 }
 
@@ -403,6 +415,11 @@ pub enum ServerMsg<'a> {
     Presence {
         room: String,
         seats: BySeat<bool>,
+    },
+    /// How many watch (people subscribed without a seat); at most every 2 s, when it changed.
+    Spectators {
+        room: String,
+        count: usize,
     },
     LegalMoves {
         id: Option<ClientId>,

@@ -10,6 +10,7 @@ use actix_ws::{AggregatedMessage, CloseCode, CloseReason};
 use siguo_bots::Level;
 use siguo_rules::{BySeat, Seat};
 use std::collections::{HashSet, VecDeque};
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 pub const MAX_FRAME: usize = 8 * 1024;
@@ -37,29 +38,51 @@ pub fn start(
     body: web::Payload,
     live: Live,
     who: Who,
+    expires: u64,
+    ip: IpAddr,
 ) -> Result<HttpResponse, actix_web::Error> {
     let (resp, session, stream) = actix_ws::handle(req, body)?;
     let stream =
         stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
-    actix_web::rt::spawn(run(live, who, session, stream));
+    actix_web::rt::spawn(run(live, Peer { who, ip }, expires, session, stream));
     Ok(resp)
+}
+
+/// How long until `exp` (Unix seconds) passes.
+fn until(exp: u64) -> Duration {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    Duration::from_secs(exp.saturating_sub(now))
+}
+
+/// Who is on the other end of a socket: the account, and its client IP (bucketed for limits).
+struct Peer {
+    who: Who,
+    ip: IpAddr,
 }
 
 async fn run(
     live: Live,
-    who: Who,
+    peer: Peer,
+    expires: u64,
     mut session: actix_ws::Session,
     mut stream: actix_ws::AggregatedMessageStream,
 ) {
+    let who = &peer.who;
     let conn_id = live.next_conn_id();
     let (tx, mut rx, kill) = client_channel(conn_id, who.account_id, live.config().outbound_queue);
-    live.add_socket(tx.clone());
+    live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
     let mut joined: HashSet<String> = HashSet::new();
     let mut times: VecDeque<Instant> = VecDeque::new();
     let mut last_seen = Instant::now();
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
+    // the session lives as long as the access token it was opened with
+    let expiry = tokio::time::sleep(until(expires));
+    tokio::pin!(expiry);
 
     tx.send(&ServerMsg::Hello {
         account: Account { id: who.account_id, name: who.name.clone(), guest: who.guest },
@@ -70,13 +93,14 @@ async fn run(
     let close: Option<CloseReason> = loop {
         tokio::select! {
             biased;
-            _ = kill.notified() => break Some(too_slow()),
+            _ = kill.notify.notified() => break Some(killed(&kill)),
+            _ = &mut expiry => break Some(session_ended("access token expired")),
             out = rx.recv() => match out {
                 Some(text) => {
                     // a client that stops reading blocks this send; its queue overflow must still end it
                     tokio::select! {
                         biased;
-                        _ = kill.notified() => break Some(too_slow()),
+                        _ = kill.notify.notified() => break Some(killed(&kill)),
                         r = session.text(text) => if r.is_err() { break None; },
                     }
                 }
@@ -88,7 +112,7 @@ async fn run(
                 }
                 tokio::select! {
                     biased;
-                    _ = kill.notified() => break Some(too_slow()),
+                    _ = kill.notify.notified() => break Some(killed(&kill)),
                     r = session.ping(b"") => if r.is_err() { break None; },
                 }
             }
@@ -117,7 +141,7 @@ async fn run(
                                 if text.len() > MAX_FRAME {
                                     break Some(CloseReason { code: CloseCode::Size, description: Some("message larger than 8 KiB".into()) });
                                 }
-                                handle_text(&live, &who, &tx, &mut joined, &text).await;
+                                handle_text(&live, &peer, &tx, &mut joined, &text).await;
                             }
                             _ => {
                                 let e = ProtoError::new(ErrorCode::BinaryNotSupported, "send JSON text frames");
@@ -130,6 +154,7 @@ async fn run(
         }
     };
     live.remove_socket(who.account_id, conn_id);
+    live.remove_ip(peer.ip);
     live.socket_gauge(-1);
     for r in joined {
         if let Some(h) = live.room(&r) {
@@ -140,13 +165,26 @@ async fn run(
     let _ = tokio::time::timeout(Duration::from_secs(5), session.close(close)).await;
 }
 
-fn too_slow() -> CloseReason {
-    CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) }
+/// The close a [`super::Kill`] asks for: session ended, or the outbound queue overflowed.
+fn killed(kill: &super::Kill) -> CloseReason {
+    match kill.code.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => {
+            CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) }
+        }
+        _ => session_ended("session ended"),
+    }
+}
+
+fn session_ended(why: &str) -> CloseReason {
+    CloseReason {
+        code: CloseCode::Other(super::CLOSE_SESSION_ENDED),
+        description: Some(why.into()),
+    }
 }
 
 async fn handle_text(
     live: &Live,
-    who: &Who,
+    peer: &Peer,
     tx: &super::ClientTx,
     joined: &mut HashSet<String>,
     text: &str,
@@ -158,7 +196,7 @@ async fn handle_text(
             return;
         }
     };
-    if let Err(e) = route(live, who, tx, joined, &id, msg).await {
+    if let Err(e) = route(live, peer, tx, joined, &id, msg).await {
         tx.send(&ServerMsg::error(&id, &e));
     }
 }
@@ -170,10 +208,11 @@ async fn join(
     joined: &mut HashSet<String>,
     id: &Option<ClientId>,
     room: &str,
-    v: Option<u64>,
+    (v, by_invite): (Option<u64>, bool),
 ) -> Result<(), ProtoError> {
     let h = live.room(room).ok_or_else(no_room)?;
-    if !h.send(Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v }).await {
+    let cmd = Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v, by_invite };
+    if !h.send(cmd).await {
         return Err(no_room());
     }
     joined.insert(room.to_string());
@@ -182,12 +221,13 @@ async fn join(
 
 async fn route(
     live: &Live,
-    who: &Who,
+    peer: &Peer,
     tx: &super::ClientTx,
     joined: &mut HashSet<String>,
     id: &Option<ClientId>,
     msg: ClientMsg,
 ) -> Result<(), ProtoError> {
+    let who = &peer.who;
     match msg {
         ClientMsg::Ping {} => {
             tx.send(&ServerMsg::Pong { id: id.clone(), server_time: now_ms() });
@@ -206,7 +246,7 @@ async fn route(
             let (room, invite) = live.create_room(who, public.unwrap_or(true), options)?;
             acknowledge(live, who, tx, id, AckBody::Created { room: room.clone(), invite });
             // the creator joins its room at once
-            join(live, who, tx, joined, &None, &room, None).await
+            join(live, who, tx, joined, &None, &room, (None, false)).await
         }
         ClientMsg::StartPractice { options, level, seat } => {
             if let Some(ack) = live.seen_id(who.account_id, id) {
@@ -214,6 +254,8 @@ async fn route(
                 return Ok(());
             }
             let options = super::parse_options(options)?;
+            // checked before the game row is written (claimed when the room is made)
+            live.room_available(who.account_id)?;
             let seat = seat.unwrap_or(Seat::S);
             let level = level.unwrap_or(Level::Standard);
             let seats = BySeat::from_fn(|s| {
@@ -229,14 +271,13 @@ async fn route(
             });
             let (game, room) = live.create_game(GameKind::Practice, seats, options).await?;
             acknowledge(live, who, tx, id, AckBody::Practice { room: room.clone(), game });
-            join(live, who, tx, joined, &None, &room, None).await
+            join(live, who, tx, joined, &None, &room, (None, false)).await
         }
         ClientMsg::JoinRoom { room, invite, game, v } => {
+            let by_invite = room.is_none() && invite.is_some();
             let room = match (room, invite, game) {
                 (Some(r), _, _) => r,
-                (None, Some(i), _) => live.room_by_invite(&i).ok_or_else(|| {
-                    ProtoError::new(ErrorCode::NotFound, "no room with that invite code")
-                })?,
+                (None, Some(i), _) => live.lookup_invite(who.account_id, peer.ip, &i)?,
                 (None, None, Some(g)) => live.room_by_game(g).ok_or_else(|| {
                     ProtoError::new(ErrorCode::NotFound, "that game is not being played")
                 })?,
@@ -247,7 +288,7 @@ async fn route(
                     ))
                 }
             };
-            join(live, who, tx, joined, id, &room, v).await
+            join(live, who, tx, joined, id, &room, (v, by_invite)).await
         }
         other => {
             let room = other.room().unwrap_or_default().to_string();

@@ -493,7 +493,7 @@ pub fn list_games(
 
 pub fn account_id_by_name(conn: &mut DbConn, name: &str) -> AppResult<i64> {
     accounts::table
-        .filter(accounts::username_key.eq(name.to_lowercase()))
+        .filter(accounts::username_key.eq(crate::auth::password::username_key(name)))
         .select(accounts::id)
         .first(conn)
         .optional()?

@@ -25,7 +25,11 @@ function hasLegalMove(s, seat, options) {
     if (code[0] !== seat) continue;
     const rank = code[1];
     if (rank === 'M' || rank === 'F' || STATIONS.get(stn).kind === 'hq') continue;
+    // rules.md §5: a piece the flag_capture option forbids never enters an enemy headquarters
+    const barred = (options.flag_capture === 'not_commander' && rank === '9')
+      || (options.flag_capture === 'engineer_only' && rank !== '1');
     for (const n of NEIGHBOURS.get(stn) || []) {
+      if (barred && STATIONS.get(n).kind === 'hq' && TEAM[n[0]] !== TEAM[seat]) continue;
       const other = s.pieces[n];
       if (!other) return true;
       if (TEAM[other[0]] === TEAM[seat] || STATIONS.get(n).kind === 'camp') continue;

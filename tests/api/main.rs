@@ -9,5 +9,6 @@ mod accounts_rules;
 mod accounts_tokens;
 mod db_group;
 mod engine;
+mod hardening;
 mod referee;
 mod server_ops;

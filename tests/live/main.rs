@@ -6,6 +6,7 @@ mod support;
 
 mod clock;
 mod game;
+mod hardening;
 mod protocol;
 mod resync;
 mod rooms;

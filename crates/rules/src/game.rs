@@ -577,6 +577,11 @@ impl Game {
     /// May a piece of `rank`/`team` end its move on `d`?
     #[inline(always)]
     fn can_enter(&self, t: &Tables, rank: u8, team: u8, d: usize) -> bool {
+        // a piece the `flag_capture` option forbids never enters an enemy headquarters, whatever
+        // it holds (rules.md §5: by station, so the legal moves do not tell where a flag is)
+        if t.hq[d] && (d / 30) as u8 & 1 != team && !self.capture_ok(rank) {
+            return false;
+        }
         let c = self.board[d];
         if c == 0 {
             return true;
@@ -675,7 +680,8 @@ impl Game {
     }
 
     /// Stations that no piece of seat `me` may end on: its team's pieces, enemy pieces in
-    /// camps; and (second value) enemy flags, for pieces that may not take a flag.
+    /// camps; and (second value) for pieces the `flag_capture` option forbids, the enemy
+    /// headquarters (all of them, by station: rules.md §5) and any enemy flag elsewhere.
     #[inline(always)]
     fn forbidden(&self, t: &Tables, me: usize) -> (Bits, Bits) {
         let (team, enemy) = self.sides(me);
@@ -687,6 +693,13 @@ impl Game {
                     flags.set(i);
                 }
             });
+            for seat in [(me + 1) & 3, (me + 3) & 3] {
+                for i in seat * 30..seat * 30 + 30 {
+                    if t.hq[i] {
+                        flags.set(i);
+                    }
+                }
+            }
         }
         (base, flags)
     }

@@ -268,6 +268,42 @@ fn flag_capture_option() {
     assert!(!can(&g, "Ed5", "Ed6"));
 }
 
+/// rules.md §5: the restriction is by station. A forbidden piece may not enter an enemy
+/// headquarters at all, empty or not, flag or not, so the legal moves (from either generator)
+/// do not tell which headquarters holds the flag.
+#[test]
+fn flag_capture_restricts_by_station() {
+    // East's flag in Eb6; Ed6 holds a mine; the West headquarters We6... is empty here
+    let pcs = with_others(&[
+        ("Eb5", "S9"),
+        ("Ed5", "S9"),
+        ("Ea6", "S1"),
+        ("Ee6", "S1"),
+        ("Eb6", "EF"),
+        ("Ed6", "EM"),
+    ]);
+    for (o, allowed) in [
+        (FlagCapture::Any, true),
+        (FlagCapture::NotCommander, false),
+        (FlagCapture::EngineerOnly, false),
+    ] {
+        let g = game_opts(Seat::S, &pcs, Options { flag_capture: o, ..Options::default() });
+        // the commander: both headquarters alike, flag or mine
+        assert_eq!(can(&g, "Eb5", "Eb6"), allowed, "{o:?} commander → flag");
+        assert_eq!(can(&g, "Ed5", "Ed6"), allowed, "{o:?} commander → mine");
+        // the engineer may always
+        assert!(can(&g, "Ea6", "Eb6") && can(&g, "Ee6", "Ed6"), "{o:?} engineer");
+    }
+    // an empty enemy headquarters is closed too
+    let pcs = with_others(&[("Eb5", "S9"), ("Ed6", "EF")]);
+    let g = game_opts(
+        Seat::S,
+        &pcs,
+        Options { flag_capture: FlagCapture::EngineerOnly, ..Options::default() },
+    );
+    assert!(!can(&g, "Eb5", "Eb6"), "empty enemy headquarters");
+}
+
 // ---------- §6 combat ----------
 
 fn combat(

@@ -154,3 +154,30 @@ fn the_doc_check_fails_on_a_wrong_example() {
     let unlabelled = doc_blocks("```json\n{}\n```\n");
     assert_eq!(unlabelled[0].kind, "");
 }
+
+/// Every configuration key the docs name (`section.key` in backticks) exists: a doc once named
+/// `live.allowed_origins` for `server.allowed_origins` (issue 19, finding 12).
+#[test]
+fn config_keys_in_the_docs_exist() {
+    let config = serde_json::to_value(crate::config::Config::embedded()).unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/");
+    let mut checked = 0;
+    for doc in ["docs/protocol.md", "docs/api.md", "docs/security.md", "README.md"] {
+        let Ok(text) = std::fs::read_to_string(format!("{root}{doc}")) else { continue };
+        for quoted in text.split('`').skip(1).step_by(2) {
+            let Some((section, key)) = quoted.split_once('.') else { continue };
+            let sections = ["server", "database", "auth", "limits", "log", "ladder", "live"];
+            let plain =
+                key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if !sections.contains(&section) || !plain || key.is_empty() {
+                continue;
+            }
+            assert!(
+                config[section].get(key).is_some(),
+                "{doc} names the config key `{section}.{key}`, which does not exist"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} keys found: is the scanner broken?");
+}

@@ -79,7 +79,10 @@ impl Room {
             .filter(|s| *s != offerer && !game.is_eliminated(*s) && !accepted.contains(s))
             .collect();
         let Some(first) = answering.first().copied() else {
-            return Err(RuleError::OwnDrawOffer.into());
+            // nobody left to answer for: say why (the engine's order: eliminated first)
+            let out = self.held_seats(who)?.iter().all(|s| game.is_eliminated(*s));
+            let e = if out { RuleError::SeatEliminated } else { RuleError::OwnDrawOffer };
+            return Err(e.into());
         };
         let actions = if accept {
             answering.into_iter().map(|seat| Action::AcceptDraw { seat }).collect()
@@ -133,6 +136,7 @@ impl Room {
         if let Phase::Battle(b) = std::mem::take(&mut self.phase) {
             self.phase = Phase::Finished(Finished { table: b.table, game: b.game, at: now_ms() });
         }
+        self.release_owner();
     }
 
     /// What the ladder needs to know of a game that is over.
@@ -250,12 +254,17 @@ impl Room {
         // Paced: the bot answers no sooner than the delay after the change that gave it the turn.
         let not_before = tokio::time::Instant::now()
             + std::time::Duration::from_millis(self.live.config().bot_move_delay_ms);
+        let thinkers = self.live.bot_thinkers();
         tokio::spawn(async move {
+            // bots think one per core across the server, first come first served; the turn
+            // clock runs while a bot waits (a bot whose turn ends first is skipped like anyone)
+            let Ok(permit) = thinkers.acquire_owned().await else { return };
             let res = tokio::task::spawn_blocking(move || {
                 let mv = if moves.is_empty() { None } else { Some(bot.choose(&view, &moves)) };
                 (bot, mv)
             })
             .await;
+            drop(permit); // the pacing wait does not hold a thinking slot
             tokio::time::sleep_until(not_before).await;
             if let Ok((bot, mv)) = res {
                 let _ = me.send(Cmd::BotDone { seat: turn, bot, mv }).await;

@@ -13,6 +13,7 @@ impl Room {
     /// The earliest time something is due, if anything is.
     pub(super) fn next_wakeup(&self) -> Option<i64> {
         let mut due: Vec<i64> = self.retry_at.into_iter().collect();
+        due.extend(self.spectators_told.2);
         match &self.phase {
             Phase::Waiting(l) => due.extend(l.empty_since.map(|e| e + EMPTY_ROOM_MS)),
             Phase::Deploying(d) => due.push(d.deadline),
@@ -49,6 +50,7 @@ impl Room {
         if self.retry_at.is_some_and(|r| r <= now) {
             self.retry_at = None;
         }
+        self.send_spectators_if_due(now);
         match &self.phase {
             Phase::Waiting(l) => {
                 if l.empty_since.is_some_and(|e| e + EMPTY_ROOM_MS <= now) && self.no_people() {

@@ -8,6 +8,9 @@ use siguo_rules::Seat;
 
 const DONE: Answer = Ok(Some(AckBody::Empty {}));
 
+/// A kicked person may not come back into that room for this long.
+pub(super) const KICK_BAN_MS: i64 = 10 * 60_000;
+
 impl Room {
     pub(super) fn take_seat(&mut self, who: &Who, seat: Seat) -> Answer {
         let lobby = self.phase.lobby_mut()?;
@@ -79,6 +82,8 @@ impl Room {
             return Err(ProtoError::new(ErrorCode::SeatEmpty, "nobody sits there"));
         };
         if let Some(a) = slot.occ.account_id() {
+            self.kicked.insert(a, crate::live::protocol::now_ms() + KICK_BAN_MS);
+            self.admitted.remove(&a);
             self.free_seats_of(a);
             let kicked: Vec<u64> =
                 self.subs.iter().filter(|(_, s)| s.who.account_id == a).map(|(k, _)| *k).collect();

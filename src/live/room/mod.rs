@@ -34,13 +34,16 @@ use tokio::sync::mpsc;
 pub enum Cmd {
     /// Subscribe a socket (spectator unless the person holds a seat).
     /// `id: None` means no ack (the lobby already acknowledged, e.g. `create_room`).
-    Join { conn: ClientTx, who: Who, id: Option<ClientId>, v: Option<u64> },
+    /// `by_invite`: the socket presented the room's invite code (admits it to a private room).
+    Join { conn: ClientTx, who: Who, id: Option<ClientId>, v: Option<u64>, by_invite: bool },
     /// A socket closed.
     Gone { conn_id: u64 },
     /// A client message addressed to this room.
     Msg { conn: ClientTx, who: Who, id: Option<ClientId>, msg: ClientMsg },
     /// A bot finished thinking.
     BotDone { seat: Seat, bot: Box<dyn Bot>, mv: Option<Move> },
+    /// The game's current version (for `GET /api/games/{id}`).
+    Version(tokio::sync::oneshot::Sender<u64>),
 }
 
 /// Cloneable handle to a room task.
@@ -73,7 +76,15 @@ struct Room {
     kind: GameKind,
     public: bool,
     invite: Option<String>,
+    /// accounts that presented the invite code (they may come back by room id)
+    admitted: std::collections::HashSet<i64>,
+    /// accounts the host kicked, and until when (ms) they may not come back
+    kicked: HashMap<i64, i64>,
     host: Option<i64>,
+    /// names of the accounts met here (the host from the start), for `host`
+    names: HashMap<i64, String>,
+    /// the account this room counts against (`live.max_rooms_per_account`) until it finishes
+    owner: Option<i64>,
     created: i64,
     options: Options,
     phase: Phase,
@@ -82,6 +93,8 @@ struct Room {
     chat_times: HashMap<i64, VecDeque<Instant>>,
     /// a failed write is retried at this time (nothing else happens until then)
     retry_at: Option<i64>,
+    /// the spectator count last sent, when, and when the next notice is due (throttled)
+    spectators_told: (usize, i64, Option<i64>),
     closed: bool,
 }
 
@@ -104,9 +117,17 @@ impl Room {
                 _ = sleep => self.on_timer().await,
             }
         }
+        self.release_owner();
         if self.closed {
             self.send_all(&ServerMsg::RoomClosed { room: self.id.clone() });
             self.live.unregister(&self.id, self.invite.as_deref(), self.phase.game_id());
+        }
+    }
+
+    /// This room stops counting against its owner's rooms.
+    fn release_owner(&mut self) {
+        if let Some(a) = self.owner.take() {
+            self.live.release_room(a, &self.id);
         }
     }
 
@@ -117,7 +138,7 @@ impl Room {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Join { conn, who, id, v } => self.on_join(conn, who, id, v),
+            Cmd::Join { conn, who, id, v, by_invite } => self.on_join(conn, who, id, v, by_invite),
             Cmd::Gone { conn_id } => {
                 if let Some(s) = self.subs.remove(&conn_id) {
                     self.after_unsubscribe(&s.who);
@@ -125,6 +146,10 @@ impl Room {
             }
             Cmd::Msg { conn, who, id, msg } => self.on_client(conn, who, id, msg).await,
             Cmd::BotDone { seat, bot, mv } => self.on_bot_done(seat, bot, mv).await,
+            Cmd::Version(tx) => {
+                let _ = tx.send(self.history.v());
+                return;
+            }
         }
         self.after_change().await;
     }

@@ -49,7 +49,7 @@ impl Room {
             room: self.id.clone(),
             kind: self.kind,
             public: self.public,
-            invite: self.invite.clone(),
+            invite: self.invite.clone().filter(|_| self.may_see_invite(account_id)),
             host: self.host_name(),
             options: self.options,
             phase: self.phase.name(),
@@ -212,10 +212,12 @@ impl Room {
         }
     }
 
-    pub(super) fn broadcast_room(&self) {
+    pub(super) fn broadcast_room(&mut self) {
         for s in self.subs.values() {
             s.tx.send(&self.room_msg(s.who.account_id));
         }
+        // everyone has the current spectator count now
+        self.spectators_told.0 = self.spectator_count();
         self.update_summary();
     }
 

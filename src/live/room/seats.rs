@@ -2,8 +2,11 @@
 use super::phase::Phase;
 use super::{Room, Sub};
 use crate::live::protocol::{now_ms, AckBody, ClientId, ErrorCode, ProtoError, ServerMsg};
-use crate::live::{ClientTx, Who};
+use crate::live::{ClientTx, GameKind, Who};
 use siguo_rules::{Seat, SeatSet, Viewer};
+
+/// At most one `spectators` notice per this many milliseconds.
+pub(super) const SPECTATOR_NOTICE_MS: i64 = 2_000;
 
 impl Room {
     /// Subscribe a socket: ack, the room, and (once there is a game) its catch-up.
@@ -13,9 +16,35 @@ impl Room {
         who: Who,
         id: Option<ClientId>,
         v: Option<u64>,
+        by_invite: bool,
     ) {
         let a = who.account_id;
+        let now = now_ms();
+        self.kicked.retain(|_, until| *until > now);
+        if self.kicked.contains_key(&a) {
+            let e =
+                ProtoError::new(ErrorCode::KickedRecently, "the host removed you from this room");
+            conn.send(&ServerMsg::error(&id, &e));
+            return;
+        }
+        if !self.may_enter(a, by_invite) {
+            // the same answer as for a room that does not exist: private ids are not probed
+            let e = ProtoError::new(ErrorCode::NotFound, "no such room");
+            conn.send(&ServerMsg::error(&id, &e));
+            return;
+        }
         let first = !self.subs.values().any(|s| s.who.account_id == a);
+        let seated = self.seats_of_account(a).next().is_some();
+        let max = self.live.config().max_spectators;
+        if first && !seated && self.host != Some(a) && self.spectator_count() >= max {
+            let e = ProtoError::new(
+                ErrorCode::RoomFull,
+                "this room has as many spectators as it admits",
+            );
+            conn.send(&ServerMsg::error(&id, &e));
+            return;
+        }
+        self.names.insert(a, who.name.clone());
         if id.is_some() {
             let body = AckBody::Joined {
                 room: self.id.clone(),
@@ -35,15 +64,41 @@ impl Room {
         if let Phase::Waiting(l) = &mut self.phase {
             l.empty_since = None;
         }
-        if first {
+        // a seat's presence is news for everyone; a spectator only changes a (throttled) count
+        if first && seated {
             self.presence_changed();
+        } else if first {
+            self.spectators_changed();
         }
         self.update_summary();
     }
 
+    /// Who may subscribe: anyone to a public casual room or a ranked game; to a private room
+    /// or a practice game only its host, its seated people and whoever presented its invite.
+    fn may_enter(&mut self, account_id: i64, by_invite: bool) -> bool {
+        let open = self.kind.is_ranked() || (self.kind == GameKind::Casual && self.public);
+        if open || self.may_see_invite(account_id) || self.admitted.contains(&account_id) {
+            return true;
+        }
+        if by_invite && self.invite.is_some() {
+            self.admitted.insert(account_id);
+            return true;
+        }
+        false
+    }
+
+    /// The invite code goes only to the host and the seated people.
+    pub(super) fn may_see_invite(&self, account_id: i64) -> bool {
+        self.host == Some(account_id) || self.seats_of_account(account_id).next().is_some()
+    }
+
     pub(super) fn after_unsubscribe(&mut self, who: &Who) {
         if !self.subs.values().any(|s| s.who.account_id == who.account_id) {
-            self.presence_changed();
+            if self.seats_of_account(who.account_id).next().is_some() {
+                self.presence_changed();
+            } else {
+                self.spectators_changed();
+            }
         }
         if self.subs.is_empty() {
             if let Phase::Waiting(l) = &mut self.phase {
@@ -81,6 +136,30 @@ impl Room {
         } else {
             self.broadcast_presence();
         }
+    }
+
+    /// The spectator count changed: tell everyone now, or when the last notice is
+    /// [`SPECTATOR_NOTICE_MS`] old (the room's timer sends it).
+    pub(super) fn spectators_changed(&mut self) {
+        let now = now_ms();
+        let (_, sent_at, due) = self.spectators_told;
+        if due.is_none() {
+            self.spectators_told.2 = Some(now.max(sent_at + SPECTATOR_NOTICE_MS));
+        }
+        self.send_spectators_if_due(now);
+    }
+
+    /// Send the spectator count if a notice is due and the count differs from the last one.
+    pub(super) fn send_spectators_if_due(&mut self, now: i64) {
+        let (told, _, due) = self.spectators_told;
+        if due.is_none_or(|d| d > now) {
+            return;
+        }
+        let count = self.spectator_count();
+        if count != told {
+            self.send_all(&ServerMsg::Spectators { room: self.id.clone(), count });
+        }
+        self.spectators_told = (count, now, None);
     }
 
     pub(super) fn no_people(&self) -> bool {
@@ -167,6 +246,9 @@ impl Room {
 
     pub(super) fn host_name(&self) -> Option<String> {
         let h = self.host?;
+        if let Some(name) = self.names.get(&h) {
+            return Some(name.clone());
+        }
         let subscribed = self.subs.values().find(|s| s.who.account_id == h);
         subscribed.map(|s| s.who.name.clone()).or_else(|| {
             Seat::ALL.into_iter().find_map(|s| match self.phase.occupant(s) {

@@ -21,8 +21,15 @@ pub(super) fn rng() -> rand::rngs::StdRng {
 fn random_code(len: usize) -> String {
     use rand::Rng;
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut rng = rng();
+    let mut rng = rand::TryRngCore::unwrap_err(rand::rngs::OsRng);
     (0..len).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// Invite codes: 12 characters of 32 (60 bits) from the operating system's CSPRNG.
+pub const INVITE_LEN: usize = 12;
+
+fn invite_code() -> String {
+    random_code(INVITE_LEN)
 }
 
 pub(super) fn make_bot(level: Level, budget: u64) -> Box<dyn Bot> {
@@ -47,7 +54,11 @@ fn new_room(
         kind,
         public,
         invite: None,
+        admitted: Default::default(),
+        kicked: HashMap::new(),
         host: None,
+        names: HashMap::new(),
+        owner: None,
         created: now_ms(),
         options,
         phase,
@@ -55,6 +66,7 @@ fn new_room(
         history: History::new(v, live.config().resync_log),
         chat_times: HashMap::new(),
         retry_at: None,
+        spectators_told: (0, 0, None),
         closed: false,
     };
     (room, rx)
@@ -66,18 +78,21 @@ pub(crate) fn spawn_waiting(
     host: &Who,
     public: bool,
     options: Options,
-) -> (String, String) {
+) -> AppResult<(String, String)> {
     let id = random_code(8).to_lowercase();
-    let invite = random_code(6);
+    live.claim_room(host.account_id, &id)?;
+    let invite = invite_code();
     let lobby = Lobby { seats: BySeat::default(), empty_since: Some(now_ms()) };
     let (mut room, rx) =
         new_room(live, id.clone(), GameKind::Casual, public, options, Phase::Waiting(lobby), 0);
     room.invite = Some(invite.clone());
     room.host = Some(host.account_id);
+    room.names.insert(host.account_id, host.name.clone());
     live.register(&id, Some(&invite), None, RoomHandle { tx: room.me.clone() });
     room.update_summary();
+    room.owner = Some(host.account_id);
     live.spawn(room.run(rx));
-    (id, invite)
+    Ok((id, invite))
 }
 
 /// Create a game in its deployment phase (ranked, practice).
@@ -97,7 +112,16 @@ pub(crate) async fn spawn_game(
     room.begin_deployment().await?;
     let game_id = room.phase.game_id().ok_or_else(|| AppError::internal("no game id"))?;
     room.id = format!("g{game_id}");
-    live.register(&room.id, None, Some(game_id), RoomHandle { tx: room.me.clone() });
+    if kind == GameKind::Practice {
+        // the player may share the game by this code (a link); nobody else gets in
+        room.invite = Some(invite_code());
+        if let Some(player) = room.host {
+            live.claim_room(player, &room.id)?;
+            room.owner = Some(player);
+        }
+    }
+    let invite = room.invite.clone();
+    live.register(&room.id, invite.as_deref(), Some(game_id), RoomHandle { tx: room.me.clone() });
     if kind.is_ranked() {
         announce_match(live, &room.id, game_id, kind, &seats);
     }

@@ -321,6 +321,12 @@ const HANDLERS = {
     };
   },
 
+  // the spectator count, sent at most every 2 s when it changes (not per join/leave)
+  spectators(s, msg) {
+    if (!forUs(s, msg) || !s.room) return s;
+    return { ...s, room: { ...s.room, spectators: msg.count } };
+  },
+
   snapshot(s, msg) {
     if (!forUs(s, msg)) return s;
     const presence = { ...s.presence };

@@ -1,0 +1,2 @@
+DROP INDEX accounts_username_skeleton;
+ALTER TABLE accounts DROP COLUMN username_skeleton;
