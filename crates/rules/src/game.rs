@@ -574,12 +574,30 @@ impl Game {
         }
     }
 
+    /// The side (as [`Game::side`] numbers it) of seat index `me`.
+    fn seat_side(&self, me: usize) -> u8 {
+        match self.variant {
+            Variant::FourPlayer => (me & 1) as u8,
+            Variant::HiddenFront => me as u8,
+        }
+    }
+
+    /// The side whose region holds station `d` on this game's board (`None`: the centre, or a
+    /// station of the other board).
+    fn station_side(&self, d: usize) -> Option<u8> {
+        let st = Station::from_index(d)?;
+        if st.variant() != self.variant {
+            return None;
+        }
+        Some(self.seat_side(st.region()?.index()))
+    }
+
     /// May a piece of `rank`/`team` end its move on `d`?
     #[inline(always)]
     fn can_enter(&self, t: &Tables, rank: u8, team: u8, d: usize) -> bool {
         // a piece the `flag_capture` option forbids never enters an enemy headquarters, whatever
         // it holds (rules.md §5: by station, so the legal moves do not tell where a flag is)
-        if t.hq[d] && (d / 30) as u8 & 1 != team && !self.capture_ok(rank) {
+        if t.hq[d] && !self.capture_ok(rank) && self.station_side(d) != Some(team) {
             return false;
         }
         let c = self.board[d];
@@ -693,11 +711,12 @@ impl Game {
                     flags.set(i);
                 }
             });
-            for seat in [(me + 1) & 3, (me + 3) & 3] {
-                for i in seat * 30..seat * 30 + 30 {
-                    if t.hq[i] {
-                        flags.set(i);
-                    }
+            // every enemy headquarters of this board, whatever it holds
+            let mine = self.seat_side(me);
+            for i in (0..Station::COUNT).filter(|&i| t.hq[i]) {
+                let side = self.station_side(i);
+                if side.is_some() && side != Some(mine) {
+                    flags.set(i);
                 }
             }
         }
