@@ -63,6 +63,23 @@ struct Peer {
     ip: IpAddr,
 }
 
+/// What the session loop does after a frame.
+enum Next {
+    Go,
+    Close(Option<CloseReason>),
+}
+
+/// One socket's state: who, its outbound queue, the rooms it joined, its message rate.
+struct Conn {
+    live: Live,
+    peer: Peer,
+    conn_id: u64,
+    tx: super::ClientTx,
+    joined: HashSet<String>,
+    times: VecDeque<Instant>,
+    last_seen: Instant,
+}
+
 async fn run(
     live: Live,
     peer: Peer,
@@ -70,45 +87,37 @@ async fn run(
     mut session: actix_ws::Session,
     mut stream: actix_ws::AggregatedMessageStream,
 ) {
-    let who = &peer.who;
     let conn_id = live.next_conn_id();
-    let (tx, mut rx, kill) = client_channel(conn_id, who.account_id, live.config().outbound_queue);
+    let account_id = peer.who.account_id;
+    let (tx, mut rx, kill) = client_channel(conn_id, account_id, live.config().outbound_queue);
     live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
-    let mut joined: HashSet<String> = HashSet::new();
-    let mut times: VecDeque<Instant> = VecDeque::new();
-    let mut last_seen = Instant::now();
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
     // the session lives as long as the access token it was opened with
     let expiry = tokio::time::sleep(until(expires));
     tokio::pin!(expiry);
-
-    tx.send(&ServerMsg::Hello {
-        account: Account { id: who.account_id, name: who.name.clone(), guest: who.guest },
-        server_time: now_ms(),
-        rooms: live.rooms_of(who.account_id),
-    });
+    let (joined, times, last_seen) = (HashSet::new(), VecDeque::new(), Instant::now());
+    let mut conn = Conn { live, peer, conn_id, tx, joined, times, last_seen };
+    conn.hello();
 
     let close: Option<CloseReason> = loop {
         tokio::select! {
             biased;
             _ = kill.notify.notified() => break Some(killed(&kill)),
             _ = &mut expiry => break Some(session_ended("access token expired")),
-            out = rx.recv() => match out {
-                Some(text) => {
-                    // a client that stops reading blocks this send; its queue overflow must still end it
-                    tokio::select! {
-                        biased;
-                        _ = kill.notify.notified() => break Some(killed(&kill)),
-                        r = session.text(text) => if r.is_err() { break None; },
-                    }
+            out = rx.recv() => {
+                let Some(text) = out else { break None };
+                // a client that stops reading blocks this send; its queue overflow must still end it
+                tokio::select! {
+                    biased;
+                    _ = kill.notify.notified() => break Some(killed(&kill)),
+                    r = session.text(text) => if r.is_err() { break None; },
                 }
-                None => break None,
-            },
+            }
             _ = ping.tick() => {
-                if last_seen.elapsed() > SILENCE {
-                    break Some(CloseReason { code: CloseCode::Policy, description: Some("silent for too long".into()) });
+                if conn.last_seen.elapsed() > SILENCE {
+                    break Some(policy("silent for too long"));
                 }
                 tokio::select! {
                     biased;
@@ -117,52 +126,254 @@ async fn run(
                 }
             }
             msg = stream.recv() => {
-                let Some(msg) = msg else { break None };
-                last_seen = Instant::now();
-                match msg {
-                    Err(actix_ws::ProtocolError::Overflow) => {
-                        break Some(CloseReason { code: CloseCode::Size, description: Some("frame larger than 8 KiB".into()) });
-                    }
-                    Err(_) => break Some(CloseReason { code: CloseCode::Protocol, description: None }),
-                    Ok(AggregatedMessage::Ping(b)) => { let _ = session.pong(&b).await; }
-                    Ok(AggregatedMessage::Pong(_)) => {}
-                    Ok(AggregatedMessage::Close(_)) => break None,
-                    Ok(m @ (AggregatedMessage::Text(_) | AggregatedMessage::Binary(_))) => {
-                        let now = Instant::now();
-                        while times.front().is_some_and(|t| now.duration_since(*t) > RATE_WINDOW) {
-                            times.pop_front();
-                        }
-                        times.push_back(now);
-                        if times.len() > RATE_MESSAGES {
-                            break Some(CloseReason { code: CloseCode::Policy, description: Some("rate limit".into()) });
-                        }
-                        match m {
-                            AggregatedMessage::Text(text) => {
-                                if text.len() > MAX_FRAME {
-                                    break Some(CloseReason { code: CloseCode::Size, description: Some("message larger than 8 KiB".into()) });
-                                }
-                                handle_text(&live, &peer, &tx, &mut joined, &text).await;
-                            }
-                            _ => {
-                                let e = ProtoError::new(ErrorCode::BinaryNotSupported, "send JSON text frames");
-                                tx.send(&ServerMsg::error(&None, &e));
-                            }
-                        }
-                    }
+                if let Next::Close(c) = conn.on_frame(&mut session, msg).await {
+                    break c;
                 }
             }
         }
     };
-    live.remove_socket(who.account_id, conn_id);
-    live.remove_ip(peer.ip);
-    live.socket_gauge(-1);
-    for r in joined {
-        if let Some(h) = live.room(&r) {
-            h.send(Cmd::Gone { conn_id }).await;
-        }
-    }
+    conn.gone().await;
     // a client that does not read may never take the close frame: do not wait for it forever
     let _ = tokio::time::timeout(Duration::from_secs(5), session.close(close)).await;
+}
+
+fn policy(why: &str) -> CloseReason {
+    CloseReason { code: CloseCode::Policy, description: Some(why.into()) }
+}
+
+fn too_big(why: &str) -> CloseReason {
+    CloseReason { code: CloseCode::Size, description: Some(why.into()) }
+}
+
+impl Conn {
+    fn hello(&self) {
+        let who = &self.peer.who;
+        self.tx.send(&ServerMsg::Hello {
+            account: Account { id: who.account_id, name: who.name.clone(), guest: who.guest },
+            server_time: now_ms(),
+            rooms: self.live.rooms_of(who.account_id),
+        });
+    }
+
+    /// The socket closed: forget it, and tell the rooms it joined.
+    async fn gone(self) {
+        self.live.remove_socket(self.peer.who.account_id, self.conn_id);
+        self.live.remove_ip(self.peer.ip);
+        self.live.socket_gauge(-1);
+        for r in self.joined {
+            if let Some(h) = self.live.room(&r) {
+                h.send(Cmd::Gone { conn_id: self.conn_id }).await;
+            }
+        }
+    }
+
+    /// One frame from the client (`None`: the stream ended).
+    async fn on_frame(
+        &mut self,
+        session: &mut actix_ws::Session,
+        msg: Option<Result<AggregatedMessage, actix_ws::ProtocolError>>,
+    ) -> Next {
+        let Some(msg) = msg else { return Next::Close(None) };
+        self.last_seen = Instant::now();
+        match msg {
+            Err(actix_ws::ProtocolError::Overflow) => {
+                Next::Close(Some(too_big("frame larger than 8 KiB")))
+            }
+            Err(_) => {
+                Next::Close(Some(CloseReason { code: CloseCode::Protocol, description: None }))
+            }
+            Ok(AggregatedMessage::Ping(b)) => {
+                let _ = session.pong(&b).await;
+                Next::Go
+            }
+            Ok(AggregatedMessage::Pong(_)) => Next::Go,
+            Ok(AggregatedMessage::Close(_)) => Next::Close(None),
+            Ok(_) if self.over_rate() => Next::Close(Some(policy("rate limit"))),
+            Ok(AggregatedMessage::Text(text)) if text.len() > MAX_FRAME => {
+                Next::Close(Some(too_big("message larger than 8 KiB")))
+            }
+            Ok(AggregatedMessage::Text(text)) => {
+                self.on_text(&text).await;
+                Next::Go
+            }
+            Ok(AggregatedMessage::Binary(_)) => {
+                let e = ProtoError::new(ErrorCode::BinaryNotSupported, "send JSON text frames");
+                self.tx.send(&ServerMsg::error(&None, &e));
+                Next::Go
+            }
+        }
+    }
+
+    /// Count a message; true when more than `RATE_MESSAGES` came within `RATE_WINDOW`.
+    fn over_rate(&mut self) -> bool {
+        let now = Instant::now();
+        while self.times.front().is_some_and(|t| now.duration_since(*t) > RATE_WINDOW) {
+            self.times.pop_front();
+        }
+        self.times.push_back(now);
+        self.times.len() > RATE_MESSAGES
+    }
+
+    /// Parse a text frame and route it; a refusal is answered with an `error`.
+    async fn on_text(&mut self, text: &str) {
+        let (id, msg) = match protocol::parse(text) {
+            Ok(x) => x,
+            Err((id, e)) => {
+                self.tx.send(&ServerMsg::error(&id, &e));
+                return;
+            }
+        };
+        if let Err(e) = self.route(&id, msg).await {
+            self.tx.send(&ServerMsg::error(&id, &e));
+        }
+    }
+
+    /// Lobby messages are handled here; room messages go to their room's task.
+    async fn route(&mut self, id: &Option<ClientId>, msg: ClientMsg) -> Result<(), ProtoError> {
+        match msg {
+            ClientMsg::Ping {} => {
+                self.tx.send(&ServerMsg::Pong { id: id.clone(), server_time: now_ms() });
+                Ok(())
+            }
+            ClientMsg::ListRooms {} => {
+                self.tx.send(&ServerMsg::Rooms { id: id.clone(), rooms: self.live.open_rooms() });
+                Ok(())
+            }
+            ClientMsg::CreateRoom { public, options } => {
+                self.create_room(id, public.unwrap_or(true), options).await
+            }
+            ClientMsg::StartPractice { options, level, seat } => {
+                self.start_practice(id, options, level, seat).await
+            }
+            ClientMsg::JoinRoom { room, invite, game, v } => {
+                self.join_room(id, room, invite, game, v).await
+            }
+            other => self.forward(id, other).await,
+        }
+    }
+
+    /// The ack already sent for this id, sent again (idempotency); true if there was one.
+    fn resent(&self, id: &Option<ClientId>) -> bool {
+        let ack = self.live.seen_id(self.peer.who.account_id, id);
+        ack.map(|ack| self.tx.send(&ServerMsg::Ack(ack))).is_some()
+    }
+
+    /// Ack a lobby action and remember it (idempotency).
+    fn acknowledge(&self, id: &Option<ClientId>, body: AckBody) {
+        let ack = ServerMsg::ack(id, body);
+        self.live.remember_id(self.peer.who.account_id, id, &ack);
+        self.tx.send(&ServerMsg::Ack(ack));
+    }
+
+    async fn create_room(
+        &mut self,
+        id: &Option<ClientId>,
+        public: bool,
+        options: Option<serde_json::Value>,
+    ) -> Result<(), ProtoError> {
+        if self.resent(id) {
+            return Ok(());
+        }
+        let options = super::parse_options(options)?;
+        let (room, invite) = self.live.create_room(&self.peer.who, public, options)?;
+        self.acknowledge(id, AckBody::Created { room: room.clone(), invite });
+        // the creator joins its room at once
+        self.join(&None, &room, (None, false)).await
+    }
+
+    async fn start_practice(
+        &mut self,
+        id: &Option<ClientId>,
+        options: Option<serde_json::Value>,
+        level: Option<Level>,
+        seat: Option<Seat>,
+    ) -> Result<(), ProtoError> {
+        if self.resent(id) {
+            return Ok(());
+        }
+        let options = super::parse_options(options)?;
+        let who = &self.peer.who;
+        // checked before the game row is written (claimed when the room is made)
+        self.live.room_available(who.account_id)?;
+        let (seat, level) = (seat.unwrap_or(Seat::S), level.unwrap_or(Level::Standard));
+        let person = SeatOccupant::Account {
+            account_id: who.account_id,
+            name: who.name.clone(),
+            guest: who.guest,
+        };
+        let seats =
+            BySeat::from_fn(
+                |s| {
+                    if s == seat {
+                        person.clone()
+                    } else {
+                        SeatOccupant::Bot { level }
+                    }
+                },
+            );
+        let (game, room) = self.live.create_game(GameKind::Practice, seats, options).await?;
+        self.acknowledge(id, AckBody::Practice { room: room.clone(), game });
+        self.join(&None, &room, (None, false)).await
+    }
+
+    async fn join_room(
+        &mut self,
+        id: &Option<ClientId>,
+        room: Option<String>,
+        invite: Option<String>,
+        game: Option<i64>,
+        v: Option<u64>,
+    ) -> Result<(), ProtoError> {
+        let by_invite = room.is_none() && invite.is_some();
+        let room = match (room, invite, game) {
+            (Some(r), _, _) => r,
+            (None, Some(i), _) => {
+                self.live.lookup_invite(self.peer.who.account_id, self.peer.ip, &i)?
+            }
+            (None, None, Some(g)) => self.live.room_by_game(g).ok_or_else(|| {
+                ProtoError::new(ErrorCode::NotFound, "that game is not being played")
+            })?,
+            (None, None, None) => {
+                return Err(ProtoError::new(
+                    ErrorCode::BadMessage,
+                    "join_room needs \"room\", \"invite\" or \"game\"",
+                ))
+            }
+        };
+        self.join(id, &room, (v, by_invite)).await
+    }
+
+    async fn join(
+        &mut self,
+        id: &Option<ClientId>,
+        room: &str,
+        (v, by_invite): (Option<u64>, bool),
+    ) -> Result<(), ProtoError> {
+        let h = self.live.room(room).ok_or_else(no_room)?;
+        let who = self.peer.who.clone();
+        let cmd = Cmd::Join { conn: self.tx.clone(), who, id: id.clone(), v, by_invite };
+        if !h.send(cmd).await {
+            return Err(no_room());
+        }
+        self.joined.insert(room.to_string());
+        Ok(())
+    }
+
+    /// A room message: to its room's task.
+    async fn forward(&mut self, id: &Option<ClientId>, msg: ClientMsg) -> Result<(), ProtoError> {
+        let room = msg.room().unwrap_or_default().to_string();
+        let h = self.live.room(&room).ok_or_else(no_room)?;
+        let leaving = matches!(msg, ClientMsg::LeaveRoom { .. });
+        let cmd =
+            Cmd::Msg { conn: self.tx.clone(), who: self.peer.who.clone(), id: id.clone(), msg };
+        if !h.send(cmd).await {
+            return Err(no_room());
+        }
+        if leaving {
+            self.joined.remove(&room);
+        }
+        Ok(())
+    }
 }
 
 /// The close a [`super::Kill`] asks for: session ended, or the outbound queue overflowed.
@@ -182,139 +393,6 @@ fn session_ended(why: &str) -> CloseReason {
     }
 }
 
-async fn handle_text(
-    live: &Live,
-    peer: &Peer,
-    tx: &super::ClientTx,
-    joined: &mut HashSet<String>,
-    text: &str,
-) {
-    let (id, msg) = match protocol::parse(text) {
-        Ok(x) => x,
-        Err((id, e)) => {
-            tx.send(&ServerMsg::error(&id, &e));
-            return;
-        }
-    };
-    if let Err(e) = route(live, peer, tx, joined, &id, msg).await {
-        tx.send(&ServerMsg::error(&id, &e));
-    }
-}
-
-async fn join(
-    live: &Live,
-    who: &Who,
-    tx: &super::ClientTx,
-    joined: &mut HashSet<String>,
-    id: &Option<ClientId>,
-    room: &str,
-    (v, by_invite): (Option<u64>, bool),
-) -> Result<(), ProtoError> {
-    let h = live.room(room).ok_or_else(no_room)?;
-    let cmd = Cmd::Join { conn: tx.clone(), who: who.clone(), id: id.clone(), v, by_invite };
-    if !h.send(cmd).await {
-        return Err(no_room());
-    }
-    joined.insert(room.to_string());
-    Ok(())
-}
-
-async fn route(
-    live: &Live,
-    peer: &Peer,
-    tx: &super::ClientTx,
-    joined: &mut HashSet<String>,
-    id: &Option<ClientId>,
-    msg: ClientMsg,
-) -> Result<(), ProtoError> {
-    let who = &peer.who;
-    match msg {
-        ClientMsg::Ping {} => {
-            tx.send(&ServerMsg::Pong { id: id.clone(), server_time: now_ms() });
-            Ok(())
-        }
-        ClientMsg::ListRooms {} => {
-            tx.send(&ServerMsg::Rooms { id: id.clone(), rooms: live.open_rooms() });
-            Ok(())
-        }
-        ClientMsg::CreateRoom { public, options } => {
-            if let Some(ack) = live.seen_id(who.account_id, id) {
-                tx.send(&ServerMsg::Ack(ack));
-                return Ok(());
-            }
-            let options = super::parse_options(options)?;
-            let (room, invite) = live.create_room(who, public.unwrap_or(true), options)?;
-            acknowledge(live, who, tx, id, AckBody::Created { room: room.clone(), invite });
-            // the creator joins its room at once
-            join(live, who, tx, joined, &None, &room, (None, false)).await
-        }
-        ClientMsg::StartPractice { options, level, seat } => {
-            if let Some(ack) = live.seen_id(who.account_id, id) {
-                tx.send(&ServerMsg::Ack(ack));
-                return Ok(());
-            }
-            let options = super::parse_options(options)?;
-            // checked before the game row is written (claimed when the room is made)
-            live.room_available(who.account_id)?;
-            let seat = seat.unwrap_or(Seat::S);
-            let level = level.unwrap_or(Level::Standard);
-            let seats = BySeat::from_fn(|s| {
-                if s == seat {
-                    SeatOccupant::Account {
-                        account_id: who.account_id,
-                        name: who.name.clone(),
-                        guest: who.guest,
-                    }
-                } else {
-                    SeatOccupant::Bot { level }
-                }
-            });
-            let (game, room) = live.create_game(GameKind::Practice, seats, options).await?;
-            acknowledge(live, who, tx, id, AckBody::Practice { room: room.clone(), game });
-            join(live, who, tx, joined, &None, &room, (None, false)).await
-        }
-        ClientMsg::JoinRoom { room, invite, game, v } => {
-            let by_invite = room.is_none() && invite.is_some();
-            let room = match (room, invite, game) {
-                (Some(r), _, _) => r,
-                (None, Some(i), _) => live.lookup_invite(who.account_id, peer.ip, &i)?,
-                (None, None, Some(g)) => live.room_by_game(g).ok_or_else(|| {
-                    ProtoError::new(ErrorCode::NotFound, "that game is not being played")
-                })?,
-                (None, None, None) => {
-                    return Err(ProtoError::new(
-                        ErrorCode::BadMessage,
-                        "join_room needs \"room\", \"invite\" or \"game\"",
-                    ))
-                }
-            };
-            join(live, who, tx, joined, id, &room, (v, by_invite)).await
-        }
-        other => {
-            let room = other.room().unwrap_or_default().to_string();
-            let h = live.room(&room).ok_or_else(no_room)?;
-            let leaving = matches!(other, ClientMsg::LeaveRoom { .. });
-            if !h
-                .send(Cmd::Msg { conn: tx.clone(), who: who.clone(), id: id.clone(), msg: other })
-                .await
-            {
-                return Err(no_room());
-            }
-            if leaving {
-                joined.remove(&room);
-            }
-            Ok(())
-        }
-    }
-}
-
 fn no_room() -> ProtoError {
     ProtoError::new(ErrorCode::NotFound, "no such room")
-}
-
-/// Ack a lobby action and remember it (idempotency).
-fn acknowledge(live: &Live, who: &Who, tx: &super::ClientTx, id: &Option<ClientId>, body: AckBody) {
-    let ack = ServerMsg::ack(id, body);
-    live.remember_id(who.account_id, id, &ack);
-    tx.send(&ServerMsg::Ack(ack));
 }
