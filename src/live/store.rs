@@ -468,6 +468,12 @@ pub fn list_games(
             players: vec![],
         });
     }
+    add_players(conn, &mut out)?;
+    Ok(out)
+}
+
+/// Fill in the players of each listed game (one query for the whole page), in seat order.
+fn add_players(conn: &mut DbConn, out: &mut [GameListItem]) -> AppResult<()> {
     let ids: Vec<i64> = out.iter().map(|g| g.id).collect();
     let players: Vec<(i64, String, Option<String>, Option<String>)> = game_players::table
         .left_join(accounts::table.on(accounts::id.nullable().eq(game_players::account_id)))
@@ -485,10 +491,10 @@ pub fn list_games(
             g.players.push(ListedPlayer { seat, name, bot });
         }
     }
-    for g in &mut out {
+    for g in out.iter_mut() {
         g.players.sort_by_key(|p| p.seat.chars().next().and_then(Seat::from_letter));
     }
-    Ok(out)
+    Ok(())
 }
 
 pub fn account_id_by_name(conn: &mut DbConn, name: &str) -> AppResult<i64> {
