@@ -118,7 +118,10 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   assert.ok(w >= 385, `board width ${w}`);
   assert.equal(await page.$eval('.kb-hint', e => getComputedStyle(e).display), 'none', 'no keyboard hint on a phone');
   await page.click('[data-testid=zoom]');
-  const pw = await page.$eval('svg.board .piece-body', r => r.getBoundingClientRect().width);
+  // every drawn piece (a piece being re-drawn has no box yet: width 0) is a 32 px tap target
+  const widths = () => page.$$eval('svg.board .piece-body', rs => rs.map(r => r.getBoundingClientRect().width).filter(w => w > 0));
+  await page.waitForFunction(() => [...document.querySelectorAll('svg.board .piece-body')].some(r => r.getBoundingClientRect().width >= 32), null, { timeout: 10_000 });
+  const pw = Math.min(...await widths());
   assert.ok(pw >= 32, `zoomed piece ${pw}`);
 
   // Sound is off by default; switched on, it stays on over a reload.
