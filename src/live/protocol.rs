@@ -481,13 +481,21 @@ pub struct SeatedRoom {
 }
 
 /// The phase of a room, as the protocol names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum PhaseName {
     Waiting,
     Deploying,
     Battle,
     Finished,
+}
+
+impl PhaseName {
+    /// The protocol's name (`"deploying"`).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// A public waiting room in the lobby's list.

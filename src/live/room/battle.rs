@@ -10,7 +10,7 @@ use crate::live::{SeatOccupant, Who};
 use diesel::Connection;
 use siguo_bots::Bot;
 use siguo_rules::{
-    Action, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Status, Viewer,
+    Action, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Viewer,
 };
 
 impl Room {
@@ -102,7 +102,7 @@ impl Room {
         for a in &actions {
             events.extend(g.apply(a)?);
         }
-        let finished = g.is_over().then(|| self.finished_game(&g, g.status()));
+        let finished = g.is_over().then(|| self.finished_game(&g));
         let (id, seq, acts) = (b.table.game_id, b.actions, actions.clone());
         // group commit: committed (with the other games' actions of this instant) before the broadcast
         self.live
@@ -140,7 +140,7 @@ impl Room {
     }
 
     /// What the ladder needs to know of a game that is over.
-    pub(super) fn finished_game(&self, game: &Game, status: Status) -> FinishedGame {
+    pub(super) fn finished_game(&self, game: &Game) -> FinishedGame {
         let seats = Seat::ALL.map(|s| {
             let player = self.phase.table().map(|t| &t.players[s]);
             let (account_id, guest, bot) = match player.map(|p| &p.occ) {
@@ -162,7 +162,7 @@ impl Room {
         FinishedGame {
             game_id: self.phase.game_id().unwrap_or(0),
             kind: self.kind,
-            status,
+            status: game.status(),
             reached_battle: true,
             seats,
         }

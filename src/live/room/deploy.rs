@@ -203,7 +203,7 @@ impl Room {
         let game = Game::new(self.options, &deps)
             .map_err(|e| AppError::internal(format!("deployment: {e}")))?;
         let id = deploy.table.game_id;
-        let finished = game.is_over().then(|| self.finished_game(&game, game.status()));
+        let finished = game.is_over().then(|| self.finished_game(&game));
         self.live
             .db()
             .run(move |c| {

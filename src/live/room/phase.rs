@@ -142,17 +142,8 @@ impl Phase {
             Phase::Finished(_) => RuleError::GameOver.into(),
             _ => ProtoError::new(
                 ErrorCode::WrongPhase,
-                format!("not possible while the room is {}", self.name_str()),
+                format!("not possible while the room is {}", self.name().as_str()),
             ),
-        }
-    }
-
-    fn name_str(&self) -> &'static str {
-        match self.name() {
-            PhaseName::Waiting => "waiting",
-            PhaseName::Deploying => "deploying",
-            PhaseName::Battle => "battle",
-            PhaseName::Finished => "finished",
         }
     }
 

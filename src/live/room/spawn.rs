@@ -225,7 +225,7 @@ impl Room {
         if !b.game.is_over() {
             return;
         }
-        let f = self.finished_game(&b.game, b.game.status());
+        let f = self.finished_game(&b.game);
         let gid = b.table.game_id;
         match self.live.db().run(move |c| store::append_actions(c, gid, 0, &[], Some(&f))).await {
             Ok(()) => self.enter_finished(),
