@@ -54,13 +54,13 @@ impl Room {
         match &self.phase {
             Phase::Waiting(l) => {
                 if l.empty_since.is_some_and(|e| e + EMPTY_ROOM_MS <= now) && self.no_people() {
-                    self.closed = true;
+                    self.close();
                 }
             }
             Phase::Deploying(_) | Phase::Battle(_) => self.on_game_timer(now).await,
             Phase::Finished(f) => {
                 if f.at + self.finished_room_ms() <= now {
-                    self.closed = true;
+                    self.close();
                 }
             }
         }

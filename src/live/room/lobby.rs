@@ -145,7 +145,7 @@ impl Room {
         if matches!(self.phase, Phase::Waiting(_)) {
             self.broadcast_room();
             if self.no_people() {
-                self.closed = true;
+                self.close();
             }
         }
         DONE

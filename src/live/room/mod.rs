@@ -118,10 +118,15 @@ impl Room {
             }
         }
         self.release_owner();
-        if self.closed {
-            self.send_all(&ServerMsg::RoomClosed { room: self.id.clone() });
-            self.live.unregister(&self.id, self.invite.as_deref(), self.phase.game_id());
-        }
+    }
+
+    /// Close the room now, before anything is answered: its owner's room slot is free, its
+    /// subscribers are told, and it leaves the registries (the loop then ends).
+    pub(super) fn close(&mut self) {
+        self.closed = true;
+        self.release_owner();
+        self.send_all(&ServerMsg::RoomClosed { room: self.id.clone() });
+        self.live.unregister(&self.id, self.invite.as_deref(), self.phase.game_id());
     }
 
     /// This room stops counting against its owner's rooms.
