@@ -1,7 +1,8 @@
 //! Accounts and sessions: register, login, logout, refresh, current account, guest sessions,
 //! password change. Every successful login-like call sets the `siguo_access` cookie (path `/`)
-//! and the `siguo_refresh` cookie (path `/api/auth`), both HttpOnly and SameSite=Lax, and also
-//! returns the tokens in the body for non-browser clients (Bearer).
+//! and the `siguo_refresh` cookie (path `/api/auth`), both HttpOnly and SameSite=Lax. The body
+//! carries the access token (for Bearer clients) but never the refresh token: that one lives only
+//! in its HttpOnly cookie, out of reach of scripts, and refresh and logout read it only there.
 use crate::app::AppState;
 use crate::auth::{self, limits, password, refresh, AccountOnly, Identity};
 use crate::db::accounts::{self as repo, Account};
@@ -34,12 +35,11 @@ pub struct Credentials {
     pub password: String,
 }
 
+/// The body refresh and logout accept: none, or `{}` (the refresh token comes only from the
+/// `siguo_refresh` cookie; a `refresh_token` field is refused as an unknown field).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RefreshRequest {
-    /// the refresh token; may be omitted when the `siguo_refresh` cookie is sent
-    pub refresh_token: Option<String>,
-}
+pub struct EmptyBody {}
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -73,10 +73,9 @@ pub struct Session {
     pub account: AccountView,
     /// JWT (HS256), also set as the `siguo_access` cookie; send as `Authorization: Bearer`
     pub access_token: String,
-    /// seconds until the access token expires (at most 900)
+    /// seconds until the access token expires (at most 900); the refresh token is only in
+    /// the HttpOnly `siguo_refresh` cookie
     pub expires_in: u64,
-    /// opaque, single use; also set as the `siguo_refresh` cookie
-    pub refresh_token: String,
 }
 
 /// Was the request made over HTTPS (as the client sees it: with `server.trust_proxy`, the
@@ -133,18 +132,13 @@ async fn start_session(
     resp.cookie(cookie(auth::ACCESS_COOKIE, access_token.clone(), "/", expires_in as i64, secure));
     resp.cookie(cookie(
         auth::REFRESH_COOKIE,
-        refresh_token.clone(),
+        refresh_token,
         auth::REFRESH_COOKIE_PATH,
         refresh_age,
         secure,
     ));
     resp.insert_header(("Cache-Control", "no-store"));
-    Ok(resp.json(Session {
-        account: AccountView::from(&account),
-        access_token,
-        expires_in,
-        refresh_token,
-    }))
+    Ok(resp.json(Session { account: AccountView::from(&account), access_token, expires_in }))
 }
 
 /// Register an account and log it in.
@@ -279,9 +273,10 @@ pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Ht
     start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&req))).await
 }
 
-/// Exchange a refresh token (cookie or body) for a new access token and a new refresh token.
-/// Reusing a refresh token ends the whole session family (`refresh_reused`).
-#[utoipa::path(post, path = "/api/auth/refresh", tag = "accounts", request_body(content = Option<RefreshRequest>, description = "optional when the cookie is sent"), responses(
+/// Exchange the refresh token of the `siguo_refresh` cookie for a new access token and a new
+/// refresh token (both as cookies). Reusing a refresh token ends the whole session family
+/// (`refresh_reused`).
+#[utoipa::path(post, path = "/api/auth/refresh", tag = "accounts", request_body(content = Option<EmptyBody>, description = "none or `{}`; the token comes from the cookie"), responses(
     (status = 200, description = "rotated; cookies set", body = Session),
     (status = 400, description = "`invalid_json`, `invalid_body`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`unauthorized` (no token), `invalid_token`, `token_expired`, `refresh_reused`", body = crate::http::openapi::ErrorResponse)))]
@@ -307,15 +302,15 @@ pub async fn refresh_session(
     start_session(&state, account, None, Some(fresh), (HttpResponse::Ok(), is_https(&req))).await
 }
 
+/// The refresh token of the `siguo_refresh` cookie (never from the body, which may only be
+/// empty or `{}`).
 fn refresh_token_of(req: &HttpRequest, body: &[u8]) -> AppResult<Option<String>> {
-    let from_body = parse_optional_json::<RefreshRequest>(body)?.and_then(|r| r.refresh_token);
-    Ok(from_body
-        .or_else(|| req.cookie(auth::REFRESH_COOKIE).map(|c| c.value().to_string()))
-        .filter(|t| !t.is_empty()))
+    parse_optional_json::<EmptyBody>(body)?;
+    Ok(req.cookie(auth::REFRESH_COOKIE).map(|c| c.value().to_string()).filter(|t| !t.is_empty()))
 }
 
-/// Log out: revoke the refresh-token family (cookie or body) and clear the cookies. Always 204.
-#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body(content = Option<RefreshRequest>, description = "optional when the cookie is sent"), responses(
+/// Log out: revoke the refresh-token family of the cookie and clear the cookies. Always 204.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body(content = Option<EmptyBody>, description = "none or `{}`"), responses(
     (status = 204, description = "logged out; cookies cleared"),
     (status = 400, description = "`invalid_json`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/logout")]

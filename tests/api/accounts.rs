@@ -1,12 +1,15 @@
 //! Accounts, sessions and tokens through the HTTP API, on SQLite and PostgreSQL.
 
-use crate::support::{error_code, new_client, spawn_app, unique_name, Backend, GOOD_PASSWORD};
+use crate::support::{
+    error_code, new_client, refresh_by_cookie, session_parts, spawn_app, unique_name, Backend,
+    GOOD_PASSWORD,
+};
 use serde_json::{json, Value};
 
 async fn register_login_refresh_logout(backend: Backend) {
     let app = spawn_app(backend).await;
     let name = unique_name("Flow");
-    let session = app.register_with(&app.client, &name, GOOD_PASSWORD).await;
+    let (session, first_refresh) = app.register_session(&app.client, &name, GOOD_PASSWORD).await;
     assert_eq!(session["account"]["username"], name.as_str());
     assert_eq!(session["account"]["guest"], false);
     assert!(session["expires_in"].as_u64().unwrap() <= 900);
@@ -31,8 +34,12 @@ async fn register_login_refresh_logout(backend: Backend) {
     let other = new_client();
     let resp = app.login_with(&other, &name.to_uppercase(), GOOD_PASSWORD).await;
     assert_eq!(resp.status(), 200);
-    let login: Value = resp.json().await.unwrap();
+    let (login, login_refresh) = session_parts(resp).await;
     assert_eq!(login["account"]["id"], session["account"]["id"]);
+    assert!(
+        login_refresh.is_some_and(|t| t != first_refresh),
+        "a login sets its own refresh cookie"
+    );
 
     // wrong password
     let resp = app.login_with(&new_client(), &name, "not the password at all").await;
@@ -41,21 +48,25 @@ async fn register_login_refresh_logout(backend: Backend) {
     // refresh by cookie rotates the token
     let resp = app.post("/api/auth/refresh", &json!({})).await;
     assert_eq!(resp.status(), 200);
-    let refreshed: Value = resp.json().await.unwrap();
-    assert_ne!(refreshed["refresh_token"], session["refresh_token"]);
+    let (refreshed, refreshed_token) = session_parts(resp).await;
+    let refreshed_token = refreshed_token.expect("refresh sets the refresh cookie");
+    assert_ne!(refreshed_token, first_refresh);
     assert_eq!(refreshed["account"]["id"], session["account"]["id"]);
+    // the token is read from the cookie only: a body naming it is refused, and changes nothing
+    let resp = new_client()
+        .post(app.url("/api/auth/refresh"))
+        .json(&json!({"refresh_token": refreshed_token}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_code(resp).await, (400, "invalid_body".into()));
 
     // logout revokes the family and clears the cookies
     let resp = app.client.post(app.url("/api/auth/logout")).send().await.unwrap();
     assert_eq!(resp.status(), 204);
     let resp = app.get("/api/auth/me").await;
     assert_eq!(resp.status(), 401);
-    let resp = new_client()
-        .post(app.url("/api/auth/refresh"))
-        .json(&json!({"refresh_token": refreshed["refresh_token"]}))
-        .send()
-        .await
-        .unwrap();
+    let resp = refresh_by_cookie(&app, &refreshed_token).await;
     assert_eq!(resp.status(), 401);
 }
 

@@ -2,7 +2,8 @@
 
 use crate::support;
 use crate::support::{
-    error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD,
+    error_code, new_client, refresh_by_cookie, spawn_app, spawn_app_with, unique_name, Backend,
+    GOOD_PASSWORD,
 };
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -243,12 +244,7 @@ async fn malformed_input(backend: Backend) {
     assert_eq!(error_code(resp).await, (400, "invalid_json".into()));
     let resp = new_client().post(app.url("/api/auth/refresh")).send().await.unwrap();
     assert_eq!(error_code(resp).await, (401, "unauthorized".into()));
-    let resp = new_client()
-        .post(app.url("/api/auth/refresh"))
-        .json(&json!({"refresh_token": "made-up"}))
-        .send()
-        .await
-        .unwrap();
+    let resp = refresh_by_cookie(&app, "made-up").await;
     assert_eq!(error_code(resp).await, (401, "invalid_token".into()));
     assert_eq!(count_accounts(&app).await, before);
     // every error body has the same shape
@@ -260,7 +256,7 @@ async fn malformed_input(backend: Backend) {
 async fn change_password(backend: Backend) {
     let app = spawn_app(backend).await;
     let name = unique_name("Chg");
-    let first = app.register_with(&app.client, &name, GOOD_PASSWORD).await;
+    let (_, first) = app.register_session(&app.client, &name, GOOD_PASSWORD).await;
     let second = new_client();
     let resp = app.login_with(&second, &name, GOOD_PASSWORD).await;
     assert_eq!(resp.status(), 200);
@@ -283,12 +279,7 @@ async fn change_password(backend: Backend) {
         .await;
     assert_eq!(resp.status(), 200);
     // every earlier refresh token is dead
-    let resp = new_client()
-        .post(app.url("/api/auth/refresh"))
-        .json(&json!({"refresh_token": first["refresh_token"]}))
-        .send()
-        .await
-        .unwrap();
+    let resp = refresh_by_cookie(&app, &first).await;
     assert_eq!(resp.status(), 401);
     assert_eq!(second.post(app.url("/api/auth/refresh")).send().await.unwrap().status(), 401);
     // the new password works, the old one not

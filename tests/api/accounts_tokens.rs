@@ -2,7 +2,8 @@
 
 use crate::support;
 use crate::support::{
-    error_code, new_client, spawn_app, spawn_app_with, unique_name, Backend, GOOD_PASSWORD,
+    error_code, new_client, refresh_by_cookie, session_parts, spawn_app, spawn_app_with,
+    unique_name, Backend, GOOD_PASSWORD,
 };
 use base64::Engine;
 use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
@@ -129,36 +130,30 @@ async fn forged_access_tokens(backend: Backend) {
 async fn refresh_reuse_revokes_family(backend: Backend) {
     let app = spawn_app(backend).await;
     let name = unique_name("Fam");
-    let s0 = app.register_with(&new_client(), &name, GOOD_PASSWORD).await;
+    let (_, s0) = app.register_session(&new_client(), &name, GOOD_PASSWORD).await;
     // a second, independent login (another family)
     let other_client = new_client();
     let resp = app.login_with(&other_client, &name, GOOD_PASSWORD).await;
     assert_eq!(resp.status(), 200);
 
-    let refresh = |token: Value| {
-        let url = app.url("/api/auth/refresh");
-        async move {
-            new_client().post(url).json(&json!({"refresh_token": token})).send().await.unwrap()
-        }
-    };
-    let r1 = refresh(s0["refresh_token"].clone()).await;
+    let r1 = refresh_by_cookie(&app, &s0).await;
     assert_eq!(r1.status(), 200);
-    let s1: Value = r1.json().await.unwrap();
-    let r2 = refresh(s1["refresh_token"].clone()).await;
+    let s1 = session_parts(r1).await.1.expect("rotated");
+    let r2 = refresh_by_cookie(&app, &s1).await;
     assert_eq!(r2.status(), 200);
-    let s2: Value = r2.json().await.unwrap();
+    let s2 = session_parts(r2).await.1.expect("rotated");
 
     // replaying the first token: refused and the whole family is revoked
     assert_eq!(
-        error_code(refresh(s0["refresh_token"].clone()).await).await,
+        error_code(refresh_by_cookie(&app, &s0).await).await,
         (401, "refresh_reused".into())
     );
     assert_eq!(
-        error_code(refresh(s2["refresh_token"].clone()).await).await,
+        error_code(refresh_by_cookie(&app, &s2).await).await,
         (401, "refresh_reused".into())
     );
     assert_eq!(
-        error_code(refresh(s1["refresh_token"].clone()).await).await,
+        error_code(refresh_by_cookie(&app, &s1).await).await,
         (401, "refresh_reused".into())
     );
 

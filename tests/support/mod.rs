@@ -268,6 +268,17 @@ impl TestApp {
         username: &str,
         password: &str,
     ) -> Value {
+        self.register_session(client, username, password).await.0
+    }
+
+    /// Register `username` with `client`; returns the session JSON and the refresh token of
+    /// its `siguo_refresh` cookie (checking that the body does not carry it).
+    pub async fn register_session(
+        &self,
+        client: &reqwest::Client,
+        username: &str,
+        password: &str,
+    ) -> (Value, String) {
         let resp = client
             .post(self.url("/api/auth/register"))
             .json(&json!({"username": username, "password": password}))
@@ -275,9 +286,9 @@ impl TestApp {
             .await
             .expect("request");
         let status = resp.status();
-        let body: Value = resp.json().await.expect("json");
+        let (body, refresh) = session_parts(resp).await;
         assert_eq!(status, 201, "register {username}: {body}");
-        body
+        (body, refresh.expect("register sets the refresh cookie"))
     }
 
     /// POST /api/auth/login with `client` (its cookie jar is logged in on success).
@@ -308,9 +319,39 @@ impl TestApp {
         let client = new_client();
         let resp = client.post(self.url("/api/auth/guest")).send().await.expect("request");
         assert_eq!(resp.status(), 201);
-        let body: Value = resp.json().await.expect("json");
+        let (body, refresh) = session_parts(resp).await;
+        assert!(refresh.is_some(), "a guest session has its refresh cookie");
         (client, body)
     }
+}
+
+/// A session answer's JSON body and the refresh token of its `siguo_refresh` cookie (if set).
+/// The body must never carry the refresh token (it lives only in the HttpOnly cookie).
+pub async fn session_parts(resp: reqwest::Response) -> (Value, Option<String>) {
+    let refresh = resp
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|h| h.to_str().ok())
+        .find_map(|c| c.strip_prefix("siguo_refresh="))
+        .map(|c| c.split(';').next().unwrap_or_default().to_string())
+        .filter(|t| !t.is_empty());
+    let body: Value = resp.json().await.expect("json");
+    assert!(!body.to_string().contains("refresh_token"), "a body carries a refresh token: {body}");
+    if let Some(t) = &refresh {
+        assert!(!body.to_string().contains(t.as_str()), "the refresh token is in the body: {body}");
+    }
+    (body, refresh)
+}
+
+/// POST /api/auth/refresh presenting `token` as the `siguo_refresh` cookie (no cookie jar).
+pub async fn refresh_by_cookie(app: &TestApp, token: &str) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(app.url("/api/auth/refresh"))
+        .header("cookie", format!("siguo_refresh={token}"))
+        .send()
+        .await
+        .expect("request")
 }
 
 /// Read an error response: (status, code).
