@@ -30,6 +30,9 @@ pub enum AppError {
     /// 429 for a count that is full (e.g. `too_many_sockets`), not a rate.
     #[error("{message}")]
     TooMany { code: &'static str, message: String },
+    /// 429 with `Retry-After` and a code of its own (e.g. `queue_cooldown`).
+    #[error("{message}")]
+    Wait { code: &'static str, message: String, retry_after_secs: u64 },
     /// 503: e.g. the database is not reachable.
     #[error("service unavailable")]
     Unavailable,
@@ -66,7 +69,8 @@ impl AppError {
             | AppError::Unauthorized { code, .. }
             | AppError::Forbidden { code, .. }
             | AppError::Conflict { code, .. }
-            | AppError::TooMany { code, .. } => code,
+            | AppError::TooMany { code, .. }
+            | AppError::Wait { code, .. } => code,
             AppError::NotFound { .. } => "not_found",
             AppError::PayloadTooLarge => "payload_too_large",
             AppError::RateLimited { .. } => "rate_limited",
@@ -105,7 +109,7 @@ impl ResponseError for AppError {
             AppError::NotFound { .. } => StatusCode::NOT_FOUND,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::RateLimited { .. } | AppError::TooMany { .. } => {
+            AppError::RateLimited { .. } | AppError::TooMany { .. } | AppError::Wait { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
             AppError::Unavailable | AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -118,8 +122,9 @@ impl ResponseError for AppError {
             tracing::error!(context = %ctx, "internal error");
         }
         let mut resp = HttpResponse::build(self.status_code());
-        if let AppError::RateLimited { retry_after_secs } | AppError::Busy { retry_after_secs } =
-            self
+        if let AppError::RateLimited { retry_after_secs }
+        | AppError::Busy { retry_after_secs }
+        | AppError::Wait { retry_after_secs, .. } = self
         {
             resp.insert_header(("Retry-After", retry_after_secs.max(&1).to_string()));
         }

@@ -125,14 +125,18 @@ pub async fn leaderboard_me(
     }))
 }
 
-/// Join a ladder's matchmaking queue. When the match is complete the game is created in its
-/// deployment phase; every player's sockets get `match_found` and the status becomes `matched`.
+/// Join a ladder's matchmaking queue; a socket of the account must be connected (the entry is
+/// dropped when the last one has been closed for `ladder.queue_disconnect_grace_ms`). A match
+/// found is first proposed (`match_proposed`, status `proposed`); when every player accepted
+/// it (`accept_match`), the game is created in its deployment phase, every player's sockets get
+/// `match_found` and the status becomes `matched`.
 #[utoipa::path(post, path = "/api/queue/{ladder}", tag = "ladder",
     params(("ladder" = String, Path, description = "ranked | ranked_dual")),
     security(("bearer" = []), ("cookie" = [])),
     responses((status = 200, body = QueueStatus),
         (status = 403, description = "guest_not_allowed", body = crate::http::openapi::ErrorResponse),
-        (status = 409, description = "already_queued (in the other queue), match_pending, in_ranked_game", body = crate::http::openapi::ErrorResponse)))]
+        (status = 409, description = "already_queued (in the other queue), match_pending, in_ranked_game, not_connected (no socket open)", body = crate::http::openapi::ErrorResponse),
+        (status = 429, description = "queue_cooldown (too many matches missed; see Retry-After)", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/queue/{ladder}")]
 pub async fn queue_join(
     state: web::Data<AppState>,
@@ -146,7 +150,8 @@ pub async fn queue_join(
     Ok(HttpResponse::Ok().json(status))
 }
 
-/// Leave a ladder's queue (idempotent). Returns the status afterwards.
+/// Leave a ladder's queue (idempotent); a match proposed to the caller on that ladder is
+/// declined. Returns the status afterwards.
 #[utoipa::path(delete, path = "/api/queue/{ladder}", tag = "ladder",
     params(("ladder" = String, Path, description = "ranked | ranked_dual")),
     security(("bearer" = []), ("cookie" = [])),
@@ -158,12 +163,11 @@ pub async fn queue_leave(
     path: web::Path<String>,
 ) -> AppResult<HttpResponse> {
     let ladder = LadderKind::from_path(&path)?;
-    state.ladder.queues.leave(ladder, who.account_id);
-    Ok(HttpResponse::Ok().json(state.ladder.queues.status(who.account_id)))
+    Ok(HttpResponse::Ok().json(state.ladder.leave(ladder, who.account_id)))
 }
 
-/// The caller's queue status: `idle`, `waiting` (since when, for how long), `matching`, or
-/// `matched` (game id and room to join).
+/// The caller's queue status: `idle`, `waiting` (since when, for how long), `proposed` (a
+/// match to accept before `deadline`), `matching`, or `matched` (game id and room to join).
 #[utoipa::path(get, path = "/api/queue/{ladder}", tag = "ladder",
     params(("ladder" = String, Path, description = "ranked | ranked_dual")),
     security(("bearer" = []), ("cookie" = [])),

@@ -85,5 +85,5 @@ pub async fn ws(
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
     let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
     state.live.socket_available(who.account_id, ip)?;
-    socket::start(&req, body, state.live.clone(), who, v.exp, ip)
+    socket::start(&req, body, (state.live.clone(), state.ladder.clone()), who, v.exp, ip)
 }

@@ -10,14 +10,24 @@
 //!   `rating_window` and widens by `window_growth_per_sec` for every second the anchor waited;
 //! - four players are split into the two teams of closest strength (hidden Glicko-2 ratings,
 //!   [`glicko::balance_four`]); which team sits N+S and who takes which seat is random.
+//!
+//! Fairness to the people who wait (issue 19, finding 9):
+//! - an entry lives only while its player has a connected socket: [`Queues::sweep`] marks an
+//!   entry offline when the player has none and drops it after `queue_disconnect_grace_ms`;
+//!   an offline entry is never matched;
+//! - a group is first *proposed* ([`Proposal`]): every player must accept within `accept_ms`.
+//!   When all accept the game is created; when one declines or the window passes, the others go
+//!   back to the queue with their original waiting time (so ahead of everyone who came later),
+//!   the decliners and no-shows leave it, and `no_show_limit` no-shows within
+//!   `no_show_window_secs` earn a `no_show_cooldown_secs` queue cooldown (`queue_cooldown`).
 use super::glicko::{self, Rating};
 use super::LadderKind;
 use crate::error::{AppError, AppResult};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use siguo_rules::Seat;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::Mutex;
 
@@ -33,6 +43,16 @@ pub struct LadderConfig {
     pub window_growth_per_sec: f64,
     /// How often the matcher re-runs, milliseconds.
     pub tick_ms: u64,
+    /// A queued player without any open WebSocket leaves the queue after this many ms (unless
+    /// a socket of theirs reconnects in time).
+    pub queue_disconnect_grace_ms: u64,
+    /// Matched players must accept the proposed match within this many ms.
+    pub accept_ms: u64,
+    /// This many no-shows (declined or unanswered proposals) within `no_show_window_secs`...
+    pub no_show_limit: usize,
+    pub no_show_window_secs: u64,
+    /// ...keep the player out of the queues for this many seconds (`queue_cooldown`).
+    pub no_show_cooldown_secs: u64,
 }
 
 impl Default for LadderConfig {
@@ -42,6 +62,11 @@ impl Default for LadderConfig {
             rating_window: 200.0,
             window_growth_per_sec: 25.0,
             tick_ms: 1000,
+            queue_disconnect_grace_ms: 5000,
+            accept_ms: 15_000,
+            no_show_limit: 2,
+            no_show_window_secs: 600,
+            no_show_cooldown_secs: 120,
         }
     }
 }
@@ -54,6 +79,8 @@ pub struct Waiting {
     pub ip: Option<IpAddr>,
     pub rating: Rating,
     pub since: DateTime<Utc>,
+    /// When the player was first seen without a socket (`None`: connected).
+    pub offline_since: Option<DateTime<Utc>>,
 }
 
 /// A match found: who sits where. Under `ranked_dual` one account holds both seats of a team.
@@ -77,6 +104,35 @@ impl Match {
     }
 }
 
+/// A match proposed to its players, waiting for each to accept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proposal {
+    pub id: u64,
+    pub m: Match,
+    pub deadline: DateTime<Utc>,
+    accepted: HashSet<i64>,
+}
+
+/// Why a proposed match was called off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelReason {
+    /// a player declined (or left the queue)
+    Declined,
+    /// a player did not accept in time
+    TimedOut,
+}
+
+/// A proposal called off: who went back to the queue and who left it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cancelled {
+    pub id: u64,
+    pub ladder: LadderKind,
+    pub reason: CancelReason,
+    pub requeued: Vec<i64>,
+    pub removed: Vec<i64>,
+}
+
 /// Where an account stands with the queues (`GET /api/queue/{ladder}`).
 #[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -85,7 +141,9 @@ pub enum QueueStatus {
     Idle,
     /// Waiting since `since`, for `waited_seconds`; `waiting` players are in this queue.
     Waiting { ladder: LadderKind, since: DateTime<Utc>, waited_seconds: i64, waiting: usize },
-    /// A match was found and its game is being created.
+    /// A match is proposed: accept it (`accept_match`) before `deadline`; `accepted` once done.
+    Proposed { ladder: LadderKind, match_id: u64, deadline: DateTime<Utc>, accepted: bool },
+    /// Every player accepted and the game is being created.
     Matching { ladder: LadderKind },
     /// The match's game: join its room (`join_room`) to deploy.
     Matched {
@@ -102,6 +160,18 @@ struct State {
     waiting: HashMap<LadderKind, Vec<Waiting>>,
     /// Last match of each account (game created, or still being created with game_id None).
     matched: HashMap<i64, LastMatch>,
+    /// Matches waiting for their players to accept, by id.
+    proposals: HashMap<u64, Proposal>,
+    next_proposal: u64,
+    /// Recent no-shows of each account, and the accounts in cooldown (until when).
+    no_shows: HashMap<i64, Vec<DateTime<Utc>>>,
+    cooldown: HashMap<i64, DateTime<Utc>>,
+}
+
+impl State {
+    fn proposal_of(&self, account_id: i64) -> Option<&Proposal> {
+        self.proposals.values().find(|p| p.m.players.iter().any(|w| w.account_id == account_id))
+    }
 }
 
 /// (ladder, (game id, room id) once created, the account's seats, when)
@@ -123,10 +193,22 @@ impl Queues {
     }
 
     /// Join `ladder`'s queue. Joining the queue one already waits in keeps the original time;
-    /// waiting in the other ladder's queue is a conflict (`already_queued`). Returns the
-    /// matches this join completed.
-    pub fn join(&self, ladder: LadderKind, w: Waiting) -> AppResult<Vec<Match>> {
+    /// waiting in the other ladder's queue is a conflict (`already_queued`); a player in
+    /// cooldown gets `queue_cooldown`. Returns the matches this join proposed.
+    pub fn join(&self, ladder: LadderKind, w: Waiting) -> AppResult<Vec<Proposal>> {
         let mut st = self.state.lock().unwrap();
+        let now = Utc::now();
+        if let Some(until) = st.cooldown.get(&w.account_id).filter(|u| **u > now) {
+            let secs = ((*until - now).num_milliseconds() as u64).div_ceil(1000);
+            return Err(AppError::Wait {
+                code: "queue_cooldown",
+                message: format!("you missed too many matches; queue again in {secs} s"),
+                retry_after_secs: secs,
+            });
+        }
+        if st.proposal_of(w.account_id).is_some() {
+            return Err(AppError::conflict("match_pending", "accept or decline your match first"));
+        }
         for (l, list) in &st.waiting {
             if list.iter().any(|x| x.account_id == w.account_id) {
                 if *l == ladder {
@@ -143,7 +225,7 @@ impl Queues {
         }
         st.matched.remove(&w.account_id);
         st.waiting.entry(ladder).or_default().push(w);
-        Ok(self.find_matches(&mut st, ladder, Utc::now()))
+        Ok(self.find_matches(&mut st, ladder, now))
     }
 
     /// Leave `ladder`'s queue; `true` if the account was waiting there.
@@ -168,6 +250,14 @@ impl Queues {
                 };
             }
         }
+        if let Some(p) = st.proposal_of(account_id) {
+            return QueueStatus::Proposed {
+                ladder: p.m.ladder,
+                match_id: p.id,
+                deadline: p.deadline,
+                accepted: p.accepted.contains(&account_id),
+            };
+        }
         match st.matched.get(&account_id) {
             Some((l, None, _, _)) => QueueStatus::Matching { ladder: *l },
             Some((l, Some((game_id, room)), seats, at)) => QueueStatus::Matched {
@@ -182,12 +272,131 @@ impl Queues {
     }
 
     /// Run the matcher on both queues (the periodic tick).
-    pub fn tick(&self) -> Vec<Match> {
+    pub fn tick(&self) -> Vec<Proposal> {
         let mut st = self.state.lock().unwrap();
         let now = Utc::now();
         let mut out = self.find_matches(&mut st, LadderKind::Ranked, now);
         out.extend(self.find_matches(&mut st, LadderKind::RankedDual, now));
         out
+    }
+
+    /// `account_id` accepts proposal `id` (again: harmless). When every player has, the
+    /// proposal ends and its match is returned, its game to be created (status `matching`).
+    /// An unknown or expired proposal, or one the account is not part of: `not_found`.
+    pub fn accept(&self, account_id: i64, id: u64) -> AppResult<Option<Match>> {
+        let mut st = self.state.lock().unwrap();
+        let p = proposal_for(&mut st, account_id, id)?;
+        p.accepted.insert(account_id);
+        if p.accepted.len() < p.m.players.len() {
+            return Ok(None);
+        }
+        let p = st.proposals.remove(&id).expect("the proposal is there");
+        let now = Utc::now();
+        for acc in p.m.accounts() {
+            st.matched.insert(acc, (p.m.ladder, None, p.m.seats_of(acc), now));
+        }
+        Ok(Some(p.m))
+    }
+
+    /// `account_id` declines proposal `id`: it is called off, the others go back to the queue,
+    /// the decliner leaves it (a no-show).
+    pub fn decline(&self, account_id: i64, id: u64) -> AppResult<Cancelled> {
+        let mut st = self.state.lock().unwrap();
+        proposal_for(&mut st, account_id, id)?;
+        let p = st.proposals.remove(&id).expect("the proposal is there");
+        Ok(self.cancel(&mut st, p, &[account_id], CancelReason::Declined))
+    }
+
+    /// Leave `ladder`'s queue, declining the proposal of that ladder one is part of, if any.
+    /// Returns the proposal so called off.
+    pub fn leave_or_decline(&self, ladder: LadderKind, account_id: i64) -> Option<Cancelled> {
+        let proposal = {
+            let st = self.state.lock().unwrap();
+            st.proposal_of(account_id).filter(|p| p.m.ladder == ladder).map(|p| p.id)
+        };
+        match proposal {
+            Some(id) => self.decline(account_id, id).ok(),
+            None => {
+                self.leave(ladder, account_id);
+                None
+            }
+        }
+    }
+
+    /// Call off every proposal whose acceptance window has passed: who did not accept is a
+    /// no-show and leaves the queue; who did goes back to it.
+    pub fn expire(&self) -> Vec<Cancelled> {
+        let mut st = self.state.lock().unwrap();
+        let now = Utc::now();
+        let due: Vec<u64> =
+            st.proposals.values().filter(|p| p.deadline <= now).map(|p| p.id).collect();
+        let mut out = vec![];
+        for id in due {
+            let p = st.proposals.remove(&id).expect("the proposal is there");
+            let absent: Vec<i64> =
+                p.m.accounts().into_iter().filter(|a| !p.accepted.contains(a)).collect();
+            out.push(self.cancel(&mut st, p, &absent, CancelReason::TimedOut));
+        }
+        out
+    }
+
+    /// Entries whose player has no socket (`online` says) are marked offline; those offline
+    /// for `queue_disconnect_grace_ms` are dropped and returned. Also forgets old no-shows.
+    pub fn sweep(&self, online: impl Fn(i64) -> bool) -> Vec<(i64, LadderKind)> {
+        let mut st = self.state.lock().unwrap();
+        let now = Utc::now();
+        let grace = Duration::milliseconds(self.config.queue_disconnect_grace_ms as i64);
+        let mut dropped = vec![];
+        for (ladder, list) in st.waiting.iter_mut() {
+            list.retain_mut(|w| {
+                if online(w.account_id) {
+                    w.offline_since = None;
+                    return true;
+                }
+                let since = *w.offline_since.get_or_insert(now);
+                let keep = now - since < grace;
+                if !keep {
+                    dropped.push((w.account_id, *ladder));
+                }
+                keep
+            });
+        }
+        let window = Duration::seconds(self.config.no_show_window_secs as i64);
+        st.cooldown.retain(|_, until| *until > now);
+        st.no_shows.retain(|_, times| times.iter().any(|t| now - *t < window));
+        dropped
+    }
+
+    /// End proposal `p`: `absent` accounts are no-shows, the others go back to the queue with
+    /// their original waiting time.
+    fn cancel(&self, st: &mut State, p: Proposal, absent: &[i64], why: CancelReason) -> Cancelled {
+        let now = Utc::now();
+        let ladder = p.m.ladder;
+        let (mut requeued, mut removed) = (vec![], vec![]);
+        for mut w in p.m.players {
+            if absent.contains(&w.account_id) {
+                self.no_show(st, w.account_id, now);
+                removed.push(w.account_id);
+            } else {
+                w.offline_since = None;
+                requeued.push(w.account_id);
+                st.waiting.entry(ladder).or_default().push(w);
+            }
+        }
+        Cancelled { id: p.id, ladder, reason: why, requeued, removed }
+    }
+
+    /// Count a no-show; `no_show_limit` of them within the window start a cooldown.
+    fn no_show(&self, st: &mut State, account_id: i64, now: DateTime<Utc>) {
+        let window = Duration::seconds(self.config.no_show_window_secs as i64);
+        let times = st.no_shows.entry(account_id).or_default();
+        times.retain(|t| now - *t < window);
+        times.push(now);
+        if times.len() >= self.config.no_show_limit.max(1) {
+            times.clear();
+            let until = now + Duration::seconds(self.config.no_show_cooldown_secs as i64);
+            st.cooldown.insert(account_id, until);
+        }
     }
 
     /// The match's game exists: remember it for the players' status.
@@ -218,7 +427,12 @@ impl Queues {
             && !(self.config.same_ip_rule && a.ip.is_some() && a.ip == b.ip)
     }
 
-    fn find_matches(&self, st: &mut State, ladder: LadderKind, now: DateTime<Utc>) -> Vec<Match> {
+    fn find_matches(
+        &self,
+        st: &mut State,
+        ladder: LadderKind,
+        now: DateTime<Utc>,
+    ) -> Vec<Proposal> {
         let size = match ladder {
             LadderKind::Ranked => 4,
             LadderKind::RankedDual => 2,
@@ -233,11 +447,19 @@ impl Queues {
                 players.push(list.remove(i));
             }
             players.reverse();
-            let m = seat(ladder, players);
-            for id in m.accounts() {
-                st.matched.insert(id, (ladder, None, m.seats_of(id), now));
+            for w in &players {
+                st.matched.remove(&w.account_id);
             }
-            found.push(m);
+            st.next_proposal += 1;
+            let accept = Duration::milliseconds(self.config.accept_ms as i64);
+            let p = Proposal {
+                id: st.next_proposal,
+                m: seat(ladder, players),
+                deadline: now + accept,
+                accepted: HashSet::new(),
+            };
+            st.proposals.insert(p.id, p.clone());
+            found.push(p);
         }
         found
     }
@@ -247,9 +469,13 @@ impl Queues {
         for (a, anchor) in list.iter().enumerate() {
             let waited = (now - anchor.since).num_milliseconds().max(0) as f64 / 1000.0;
             let window = self.config.rating_window + self.config.window_growth_per_sec * waited;
+            if anchor.offline_since.is_some() {
+                continue;
+            }
             let mut group = vec![a];
             for (j, cand) in list.iter().enumerate().skip(a + 1) {
-                if (cand.rating.rating - anchor.rating.rating).abs() <= window
+                if cand.offline_since.is_none()
+                    && (cand.rating.rating - anchor.rating.rating).abs() <= window
                     && group.iter().all(|&g| self.compatible(&list[g], cand))
                 {
                     group.push(j);
@@ -261,6 +487,15 @@ impl Queues {
         }
         None
     }
+}
+
+/// Proposal `id`, if `account_id` is one of its players and it is still open (`not_found`).
+fn proposal_for(st: &mut State, account_id: i64, id: u64) -> AppResult<&mut Proposal> {
+    let now = Utc::now();
+    st.proposals
+        .get_mut(&id)
+        .filter(|p| p.deadline > now && p.m.players.iter().any(|w| w.account_id == account_id))
+        .ok_or(AppError::NotFound { what: "match proposal" })
 }
 
 /// Assign seats: balanced teams, random sides and seats.
@@ -295,7 +530,6 @@ fn seat(ladder: LadderKind, mut players: Vec<Waiting>) -> Match {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Duration;
 
     fn w(id: i64, ip: u8, rating: f64, ago_secs: i64) -> Waiting {
         Waiting {
@@ -304,7 +538,17 @@ mod tests {
             ip: Some(IpAddr::from([10, 0, 0, ip])),
             rating: Rating { rating, ..Rating::default() },
             since: Utc::now() - Duration::seconds(ago_secs),
+            offline_since: None,
         }
+    }
+
+    /// Every player of the (only) proposal accepts; the match.
+    fn accept_all(q: &Queues, p: &Proposal) -> Match {
+        let ids = p.m.accounts();
+        for id in &ids[..ids.len() - 1] {
+            assert_eq!(q.accept(*id, p.id).unwrap(), None);
+        }
+        q.accept(ids[ids.len() - 1], p.id).unwrap().expect("all accepted")
     }
 
     #[test]
@@ -314,9 +558,12 @@ mod tests {
         assert!(q.join(LadderKind::Ranked, w(2, 2, 1690.0, 0)).unwrap().is_empty());
         assert!(q.join(LadderKind::Ranked, w(3, 3, 1510.0, 0)).unwrap().is_empty());
         assert!(matches!(q.status(3), QueueStatus::Waiting { waiting: 3, .. }));
-        let m = q.join(LadderKind::Ranked, w(4, 4, 1500.0, 0)).unwrap();
-        assert_eq!(m.len(), 1);
-        let m = &m[0];
+        let p = q.join(LadderKind::Ranked, w(4, 4, 1500.0, 0)).unwrap();
+        assert_eq!(p.len(), 1);
+        assert!(matches!(q.status(1), QueueStatus::Proposed { accepted: false, .. }));
+        assert_eq!(q.accept(1, p[0].id).unwrap(), None);
+        assert!(matches!(q.status(1), QueueStatus::Proposed { accepted: true, .. }));
+        let m = &accept_all(&q, &p[0]);
         let mut ids: Vec<i64> = m.seats.iter().map(|s| s.0).collect();
         ids.sort();
         assert_eq!(ids, vec![1, 2, 3, 4]);
@@ -339,7 +586,7 @@ mod tests {
     fn dual_needs_two_and_gives_each_a_whole_team() {
         let q = Queues::new(LadderConfig::default());
         assert!(q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap().is_empty());
-        let m = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 0)).unwrap().remove(0);
+        let m = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 0)).unwrap().remove(0).m;
         assert_eq!(m.seats[0].0, m.seats[2].0);
         assert_eq!(m.seats[1].0, m.seats[3].0);
         assert_ne!(m.seats[0].0, m.seats[1].0);
@@ -353,7 +600,7 @@ mod tests {
         assert!(q.join(LadderKind::RankedDual, w(2, 9, 1500.0, 0)).unwrap().is_empty());
         let m = q.join(LadderKind::RankedDual, w(3, 3, 1500.0, 0)).unwrap();
         assert_eq!(m.len(), 1);
-        let mut ids = m[0].accounts();
+        let mut ids = m[0].m.accounts();
         ids.sort();
         assert_eq!(ids, vec![1, 3]);
         assert!(matches!(q.status(2), QueueStatus::Waiting { .. }));
@@ -403,7 +650,8 @@ mod tests {
     fn requeued_players_keep_their_place() {
         let q = Queues::new(LadderConfig::default());
         q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 30)).unwrap();
-        let m = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 10)).unwrap().remove(0);
+        let p = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 10)).unwrap().remove(0);
+        let m = accept_all(&q, &p);
         assert_eq!(
             q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap_err().code(),
             "match_pending"
@@ -413,5 +661,72 @@ mod tests {
             matches!(q.status(1), QueueStatus::Waiting { waited_seconds, .. } if waited_seconds >= 30)
         );
         assert_eq!(q.tick().len(), 1);
+    }
+
+    #[test]
+    fn a_decline_sends_the_others_back_in_front_and_the_decliner_out() {
+        let q = Queues::new(LadderConfig::default());
+        q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 60)).unwrap();
+        let p = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 30)).unwrap().remove(0);
+        q.accept(1, p.id).unwrap();
+        // someone else is not part of it
+        assert_eq!(q.accept(3, p.id).unwrap_err().code(), "not_found");
+        assert_eq!(q.decline(3, p.id).unwrap_err().code(), "not_found");
+        let c = q.decline(2, p.id).unwrap();
+        assert_eq!((c.reason, c.requeued, c.removed), (CancelReason::Declined, vec![1], vec![2]));
+        assert_eq!(q.status(2), QueueStatus::Idle);
+        assert!(
+            matches!(q.status(1), QueueStatus::Waiting { waited_seconds, .. } if waited_seconds >= 60)
+        );
+        assert_eq!(q.accept(1, p.id).unwrap_err().code(), "not_found", "the proposal is gone");
+        // 4 (same address as 1, so not matched with it) came after 1 but before 5: 5 is
+        // matched with 1, whose place in front was kept
+        assert!(q.join(LadderKind::RankedDual, w(4, 1, 1500.0, 10)).unwrap().is_empty());
+        let p = q.join(LadderKind::RankedDual, w(5, 5, 1500.0, 0)).unwrap().remove(0);
+        let mut ids = p.m.accounts();
+        ids.sort();
+        assert_eq!(ids, vec![1, 5], "the requeued player before the later one");
+    }
+
+    #[test]
+    fn no_shows_time_out_and_a_repeated_one_gets_a_cooldown() {
+        let q = Queues::new(LadderConfig { accept_ms: 0, ..LadderConfig::default() });
+        for round in 0..2 {
+            q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap();
+            let p = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 0)).unwrap().remove(0);
+            assert_eq!(q.accept(1, p.id).unwrap_err().code(), "not_found", "too late");
+            let c = q.expire();
+            assert_eq!(c.len(), 1);
+            assert_eq!(c[0].reason, CancelReason::TimedOut);
+            assert_eq!(c[0].removed.len(), 2, "nobody accepted");
+            let again = q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0));
+            if round == 0 {
+                assert!(again.unwrap().is_empty(), "one no-show: no cooldown");
+                q.leave(LadderKind::RankedDual, 1);
+            } else {
+                let e = again.unwrap_err();
+                assert_eq!(e.code(), "queue_cooldown");
+                assert!(matches!(e, AppError::Wait { retry_after_secs: 119..=120, .. }));
+            }
+        }
+        assert!(q.expire().is_empty());
+    }
+
+    #[test]
+    fn only_connected_players_are_matched_and_gone_ones_are_dropped_after_the_grace() {
+        let q = Queues::new(LadderConfig { queue_disconnect_grace_ms: 0, ..Default::default() });
+        q.join(LadderKind::Ranked, w(1, 1, 1500.0, 0)).unwrap();
+        q.join(LadderKind::Ranked, w(2, 2, 1500.0, 0)).unwrap();
+        assert_eq!(q.sweep(|a| a != 2), vec![(2, LadderKind::Ranked)]);
+        assert_eq!(q.status(2), QueueStatus::Idle);
+        assert!(matches!(q.status(1), QueueStatus::Waiting { .. }));
+
+        let q = Queues::new(LadderConfig::default());
+        q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap();
+        assert!(q.sweep(|_| false).is_empty(), "within the grace");
+        assert!(q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 0)).unwrap().is_empty());
+        assert!(q.tick().is_empty(), "an offline entry is not matched");
+        assert!(q.sweep(|_| true).is_empty());
+        assert_eq!(q.tick().len(), 1, "back online: matched");
     }
 }

@@ -1,19 +1,25 @@
 //! [`Ladder`]: the queues plus the link to live play that turns a match into a game.
 use super::glicko::Rating;
-use super::queue::{LadderConfig, Match, QueueStatus, Queues, Waiting};
+use super::queue::{Cancelled, LadderConfig, Match, Proposal, QueueStatus, Queues, Waiting};
 use super::LadderKind;
 use crate::db::schema::ladder_stats as ls;
 use crate::db::Db;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
+use crate::live::protocol::{now_ms, QueueLeftReason, ServerMsg};
 use diesel::prelude::*;
 use std::future::Future;
 use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Creates the game of a match (live play) and tells its players. Returns (game id, room id).
+/// What the ladder needs from live play: create the game of a match (and tell its players;
+/// returns (game id, room id)), know who has a socket open, and send a player a message.
 pub trait MatchStarter: Send + Sync + 'static {
     fn start(&self, m: Match) -> Starting;
+    /// Has the account at least one connected socket?
+    fn online(&self, account_id: i64) -> bool;
+    /// Send a message to every socket of the account (none: nobody to tell).
+    fn tell(&self, account_id: i64, msg: &ServerMsg);
 }
 
 /// A game being created: its (game id, room id) when done.
@@ -51,8 +57,7 @@ impl Ladder {
             let mut tick = tokio::time::interval(period);
             loop {
                 tick.tick().await;
-                let found = me.queues.tick();
-                me.start_matches(found).await;
+                me.tick();
             }
         });
         if let Some(old) = self.ticker.lock().unwrap().replace(handle) {
@@ -67,8 +72,86 @@ impl Ladder {
         }
     }
 
-    /// Put an account into `ladder`'s queue; starts any match this completes. Returns the
-    /// account's status afterwards.
+    /// One round of the periodic matcher: drop the entries of players gone for the grace,
+    /// call off the proposals nobody accepted in time, propose the matches now possible.
+    fn tick(&self) {
+        let Some(live) = self.starter.get().cloned() else { return };
+        for (account_id, ladder) in self.queues.sweep(|a| live.online(a)) {
+            tracing::info!(account_id, ladder = ladder.as_str(), "queue entry dropped: no socket");
+            live.tell(
+                account_id,
+                &ServerMsg::QueueLeft { ladder, reason: QueueLeftReason::Disconnected },
+            );
+        }
+        for c in self.queues.expire() {
+            self.cancelled(&c);
+        }
+        self.propose(self.queues.tick());
+    }
+
+    /// Tell each player of each proposal (`match_proposed`).
+    fn propose(&self, proposals: Vec<Proposal>) {
+        let Some(live) = self.starter.get() else { return };
+        for p in proposals {
+            tracing::info!(match_id = p.id, ladder = p.m.ladder.as_str(), accounts = ?p.m.accounts(), "match proposed");
+            let msg = ServerMsg::MatchProposed {
+                match_id: p.id,
+                ladder: p.m.ladder,
+                deadline: p.deadline.timestamp_millis(),
+                server_time: now_ms(),
+                players: p.m.players.len(),
+            };
+            for a in p.m.accounts() {
+                live.tell(a, &msg);
+            }
+        }
+    }
+
+    /// Tell the players of a called-off proposal whether they are back in the queue.
+    fn cancelled(&self, c: &Cancelled) {
+        tracing::info!(match_id = c.id, reason = ?c.reason, removed = ?c.removed, "match called off");
+        let Some(live) = self.starter.get() else { return };
+        for (accounts, requeued) in [(&c.requeued, true), (&c.removed, false)] {
+            let msg = ServerMsg::MatchCancelled {
+                match_id: c.id,
+                ladder: c.ladder,
+                reason: c.reason,
+                requeued,
+            };
+            for a in accounts {
+                live.tell(*a, &msg);
+            }
+        }
+    }
+
+    /// `account_id` accepts proposal `match_id`; the last acceptance creates the game.
+    pub async fn accept(&self, account_id: i64, match_id: u64) -> AppResult<()> {
+        if let Some(m) = self.queues.accept(account_id, match_id)? {
+            self.start_matches(vec![m]).await;
+        }
+        Ok(())
+    }
+
+    /// `account_id` declines proposal `match_id`: the others go back to the queue.
+    pub fn decline(&self, account_id: i64, match_id: u64) -> AppResult<()> {
+        let c = self.queues.decline(account_id, match_id)?;
+        self.cancelled(&c);
+        self.propose(self.queues.tick());
+        Ok(())
+    }
+
+    /// Leave `ladder`'s queue (declining a proposed match of that ladder); the status after.
+    pub fn leave(&self, ladder: LadderKind, account_id: i64) -> QueueStatus {
+        if let Some(c) = self.queues.leave_or_decline(ladder, account_id) {
+            self.cancelled(&c);
+            self.propose(self.queues.tick());
+        }
+        self.queues.status(account_id)
+    }
+
+    /// Put an account into `ladder`'s queue; proposes any match this completes. The account
+    /// must have a socket open (`not_connected`): the queue entry lives only as long as one
+    /// does. Returns the account's status afterwards.
     pub async fn join(
         &self,
         ladder: LadderKind,
@@ -76,6 +159,12 @@ impl Ladder {
         username: String,
         ip: IpAddr,
     ) -> AppResult<QueueStatus> {
+        if !self.starter.get().is_some_and(|live| live.online(account_id)) {
+            return Err(AppError::conflict(
+                "not_connected",
+                "connect to live play (the WebSocket) before queueing",
+            ));
+        }
         let (rating, playing) = self
             .db
             .run(move |c| {
@@ -102,15 +191,16 @@ impl Ladder {
             })
             .await?;
         if let Some(game) = playing {
-            return Err(crate::error::AppError::conflict(
+            return Err(AppError::conflict(
                 "in_ranked_game",
                 format!("finish your ranked game {game} before queueing again"),
             ));
         }
         tracing::debug!(account_id, ladder = ladder.as_str(), %ip, rating = rating.rating, "queue join");
-        let w = Waiting { account_id, username, ip: Some(ip), rating, since: chrono::Utc::now() };
+        let since = chrono::Utc::now();
+        let w = Waiting { account_id, username, ip: Some(ip), rating, since, offline_since: None };
         let found = self.queues.join(ladder, w)?;
-        self.start_matches(found).await;
+        self.propose(found);
         Ok(self.queues.status(account_id))
     }
 
@@ -140,6 +230,7 @@ impl Ladder {
 
 /// Live play creates ranked games: default options (always `four_dark`), no bots, every seat an
 /// account. Live play itself sends each player's sockets `match_found` (docs/protocol.md).
+/// A player is online while it has a socket open.
 impl MatchStarter for crate::live::Live {
     fn start(&self, m: Match) -> Starting {
         let live = self.clone();
@@ -156,5 +247,13 @@ impl MatchStarter for crate::live::Live {
             });
             live.create_game(kind, seats, siguo_rules::Options::default()).await
         })
+    }
+
+    fn online(&self, account_id: i64) -> bool {
+        self.is_online(account_id)
+    }
+
+    fn tell(&self, account_id: i64, msg: &ServerMsg) {
+        self.notify_account(account_id, msg);
     }
 }

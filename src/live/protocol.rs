@@ -6,6 +6,8 @@
 //! engine for that receiver, or the receiver's own deployment. The doc's examples are parsed as
 //! these types by a test (`doc_examples`), so the doc and the code cannot drift apart.
 use super::GameKind;
+pub use crate::ladder::queue::CancelReason;
+use crate::ladder::LadderKind;
 use bytestring::ByteString;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -152,6 +154,14 @@ pub enum ClientMsg {
         #[serde(default)]
         team: Option<bool>,
     },
+    /// Accept a match the ladder proposed (`match_proposed`).
+    AcceptMatch {
+        match_id: u64,
+    },
+    /// Decline a proposed match (you leave the queue; the others go back to it).
+    DeclineMatch {
+        match_id: u64,
+    },
 }
 
 impl ClientMsg {
@@ -162,6 +172,7 @@ impl ClientMsg {
             Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
                 None
             }
+            AcceptMatch { .. } | DeclineMatch { .. } => None,
             LeaveRoom { room }
             | TakeSeat { room, .. }
             | LeaveSeat { room, .. }
@@ -442,6 +453,36 @@ pub enum ServerMsg<'a> {
     RoomClosed {
         room: String,
     },
+    /// The ladder proposes a match to this account: `accept_match` before `deadline` (ms).
+    MatchProposed {
+        match_id: u64,
+        ladder: LadderKind,
+        deadline: i64,
+        server_time: i64,
+        /// how many accounts must accept
+        players: usize,
+    },
+    /// A proposed match was called off; `requeued`: this account is back in the queue with its
+    /// waiting time kept (else it declined or did not answer, and left the queue).
+    MatchCancelled {
+        match_id: u64,
+        ladder: LadderKind,
+        reason: CancelReason,
+        requeued: bool,
+    },
+    /// This account left a ladder's queue without asking.
+    QueueLeft {
+        ladder: LadderKind,
+        reason: QueueLeftReason,
+    },
+}
+
+/// Why an account left a queue without asking (`queue_left`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueLeftReason {
+    /// no socket of the account was connected for `ladder.queue_disconnect_grace_ms`
+    Disconnected,
 }
 
 impl ServerMsg<'_> {

@@ -5,6 +5,7 @@ use super::protocol::{
 };
 use super::room::Cmd;
 use super::{client_channel, GameKind, Live, SeatOccupant, Who};
+use crate::ladder::Ladder;
 use actix_web::{web, HttpRequest, HttpResponse};
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason};
 use siguo_bots::Level;
@@ -36,7 +37,7 @@ pub fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
 pub fn start(
     req: &HttpRequest,
     body: web::Payload,
-    live: Live,
+    (live, ladder): (Live, Ladder),
     who: Who,
     expires: u64,
     ip: IpAddr,
@@ -44,7 +45,7 @@ pub fn start(
     let (resp, session, stream) = actix_ws::handle(req, body)?;
     let stream =
         stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
-    actix_web::rt::spawn(run(live, Peer { who, ip }, expires, session, stream));
+    actix_web::rt::spawn(run((live, ladder), Peer { who, ip }, expires, session, stream));
     Ok(resp)
 }
 
@@ -72,6 +73,8 @@ enum Next {
 /// One socket's state: who, its outbound queue, the rooms it joined, its message rate.
 struct Conn {
     live: Live,
+    /// the ranked queues (`accept_match`, `decline_match`)
+    ladder: Ladder,
     peer: Peer,
     conn_id: u64,
     tx: super::ClientTx,
@@ -81,7 +84,7 @@ struct Conn {
 }
 
 async fn run(
-    live: Live,
+    (live, ladder): (Live, Ladder),
     peer: Peer,
     expires: u64,
     mut session: actix_ws::Session,
@@ -98,7 +101,7 @@ async fn run(
     let expiry = tokio::time::sleep(until(expires));
     tokio::pin!(expiry);
     let (joined, times, last_seen) = (HashSet::new(), VecDeque::new(), Instant::now());
-    let mut conn = Conn { live, peer, conn_id, tx, joined, times, last_seen };
+    let mut conn = Conn { live, ladder, peer, conn_id, tx, joined, times, last_seen };
     conn.hello();
 
     let close: Option<CloseReason> = loop {
@@ -247,6 +250,16 @@ impl Conn {
             }
             ClientMsg::JoinRoom { room, invite, game, v } => {
                 self.join_room(id, room, invite, game, v).await
+            }
+            ClientMsg::AcceptMatch { match_id } => {
+                self.ladder.accept(self.peer.who.account_id, match_id).await?;
+                self.tx.send(&ServerMsg::Ack(ServerMsg::ack(id, AckBody::Empty {})));
+                Ok(())
+            }
+            ClientMsg::DeclineMatch { match_id } => {
+                self.ladder.decline(self.peer.who.account_id, match_id)?;
+                self.tx.send(&ServerMsg::Ack(ServerMsg::ack(id, AckBody::Empty {})));
+                Ok(())
             }
             other => self.forward(id, other).await,
         }

@@ -12,6 +12,10 @@ const zh = {
   create_room: '创建房间', practice: '人机练习', practice_desc: '你与三个电脑对战，立即开始',
   ranked: '排位赛', ranked_dual: '双控排位', ranked_desc: '四人匹配，随机分队', ranked_dual_desc: '两人匹配，各控一队两家',
   join_queue: '开始匹配', leave_queue: '取消匹配', waiting: '匹配中… {s}', queue_guest: '游客不能参加排位赛，请先注册',
+  match_ready: '{ladder}：对局已找到', accept_within: '请在 {s} 秒内确认', accept_match: '接受', decline_match: '拒绝',
+  match_accepted_wait: '已接受，等待其他玩家确认…', match_declined_requeued: '有玩家拒绝了对局，你已回到队列前列',
+  match_timed_out_requeued: '有玩家未及时确认，你已回到队列前列', match_missed: '你没有接受对局，已退出匹配队列',
+  queue_dropped: '连接已断开，已退出匹配队列',
   join_by_code: '输入邀请码加入', join: '加入', invite_code: '邀请码',
   room: '房间', room_host: '房主', seats: '座位', spectators: '观众', options: '规则选项',
   public_room: '公开房间', private_room: '私人房间（邀请链接）', visibility: '可见性',
@@ -84,6 +88,10 @@ const en = {
   create_room: 'Create room', practice: 'Practice vs bots', practice_desc: 'You against three bots, starts at once',
   ranked: 'Ranked', ranked_dual: 'Ranked dual', ranked_desc: 'Four players, random teams', ranked_dual_desc: 'Two players, each commands a whole team',
   join_queue: 'Find a game', leave_queue: 'Cancel', waiting: 'Searching… {s}', queue_guest: 'Guests cannot play ranked; please register',
+  match_ready: '{ladder}: match found', accept_within: 'Accept within {s} s', accept_match: 'Accept', decline_match: 'Decline',
+  match_accepted_wait: 'Accepted; waiting for the others…', match_declined_requeued: 'A player declined; you are back at the front of the queue',
+  match_timed_out_requeued: 'A player did not accept in time; you are back at the front of the queue', match_missed: 'You did not accept the match and left the queue',
+  queue_dropped: 'Disconnected: you left the queue',
   join_by_code: 'Join with an invite code', join: 'Join', invite_code: 'Invite code',
   room: 'Room', room_host: 'Host', seats: 'Seats', spectators: 'Spectators', options: 'Options',
   public_room: 'Public room', private_room: 'Private (invite link)', visibility: 'Visibility',
@@ -157,6 +165,7 @@ const zhErrors = {
   not_found: '找不到', flag_not_in_headquarters: '军旗必须放在大本营', mine_outside_back_rows: '地雷只能放在最后两排', mine_in_headquarters: '地雷不能放在大本营',
   bomb_in_front_row: '炸弹不能放在第一排', piece_in_camp: '行营开局不能放子', not_your_turn: '还没轮到你',
   illegal_move: '不合法的走法', already_in_queue: '已在匹配队列中', seat_taken: '座位已被占用', room_full: '房间已满',
+  queue_cooldown: '你错过了太多对局，请稍后再匹配', not_connected: '尚未连接到服务器，请稍后再试',
 };
 
 const dicts = { zh, en };

@@ -1,7 +1,10 @@
 // Ranked matchmaking queues. The queue lives on the server; this module mirrors it, keeps polling
-// its status while waiting, and follows `match_found` into the game.
+// its status while waiting, shows a proposed match (accept/decline before its deadline, on any
+// page) and follows `match_found` into the game.
 import { api } from './api.js';
 import { live } from './ws.js';
+import { h, clear, toast } from './dom.js';
+import { t, errorText } from './i18n.js';
 
 const listeners = new Set();
 let pollTimer = null;
@@ -16,14 +19,16 @@ function sinceOf(d) {
 }
 
 export const queue = {
-  state: null, // {ladder, since}
+  state: null, // {ladder, since, proposal?: {match_id, deadline (local ms), accepted}}
   onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
   /** Apply a QueueStatus from the server: {state: idle|waiting|matching|matched, ...}. */
   apply(d) {
     if (!d) return;
-    if (d.state === 'waiting' || d.state === 'matching') {
+    if (d.state === 'waiting' || d.state === 'matching' || d.state === 'proposed') {
       const since = this.state && this.state.ladder === d.ladder ? this.state.since : sinceOf(d);
-      this.state = { ladder: d.ladder, since, matching: d.state === 'matching', waiting: d.waiting };
+      const proposal = d.state === 'proposed'
+        ? { match_id: d.match_id, deadline: Date.parse(d.deadline), accepted: !!d.accepted } : null;
+      this.state = { ladder: d.ladder, since, matching: d.state === 'matching', waiting: d.waiting, proposal };
       emit();
       if (!pollTimer) this.poll();
     } else if (d.state === 'matched') {
@@ -58,7 +63,7 @@ export const queue = {
   async restore() {
     try {
       const d = await api('GET', '/api/queue');
-      if (d && (d.state === 'waiting' || d.state === 'matching')) this.apply(d);
+      if (d && (d.state === 'waiting' || d.state === 'matching' || d.state === 'proposed')) this.apply(d);
     } catch { /* not logged in */ }
   },
   matched(m) {
@@ -68,6 +73,63 @@ export const queue = {
     const room = m.room || (m.game != null ? 'g' + m.game : m.game_id != null ? 'g' + m.game_id : null);
     if (room) location.hash = '/room/' + room;
   },
+  /** `match_proposed` from the server: show it until answered, called off or found. */
+  proposed(m) {
+    const deadline = Date.now() + (m.deadline - m.server_time);
+    const since = this.state && this.state.ladder === m.ladder ? this.state.since : Date.now();
+    this.state = { ladder: m.ladder, since, proposal: { match_id: m.match_id, deadline, accepted: false } };
+    emit();
+    if (!pollTimer) this.poll();
+  },
+  async answer(accept) {
+    const p = this.state && this.state.proposal;
+    if (!p) return;
+    try {
+      await live.send(accept ? 'accept_match' : 'decline_match', { match_id: p.match_id });
+      if (accept && this.state && this.state.proposal === p) { p.accepted = true; emit(); }
+      if (!accept) { this.state = null; stopPolling(); emit(); }
+    } catch (e) { toast(errorText(e), 'error'); }
+  },
+  cancelled(m) {
+    if (m.requeued && this.state) {
+      this.state = { ...this.state, proposal: null };
+      toast(t(m.reason === 'declined' ? 'match_declined_requeued' : 'match_timed_out_requeued'));
+    } else {
+      this.state = null;
+      stopPolling();
+      toast(t('match_missed'), 'error');
+    }
+    emit();
+  },
+  left() {
+    this.state = null;
+    stopPolling();
+    emit();
+    toast(t('queue_dropped'), 'error');
+  },
 };
 
+// The proposed match, on whatever page the player is: a bar with a countdown, accept and decline.
+const bar = h('div.match-proposal', { 'data-testid': 'match-proposal', hidden: true, role: 'alertdialog' });
+let barTimer = null;
+function drawBar() {
+  const p = queue.state && queue.state.proposal;
+  if (!p) { bar.hidden = true; clearInterval(barTimer); barTimer = null; return; }
+  if (!bar.isConnected) document.body.appendChild(bar);
+  bar.hidden = false;
+  const secs = Math.max(0, Math.ceil((p.deadline - Date.now()) / 1000));
+  clear(bar,
+    h('strong', t('match_ready', { ladder: t(queue.state.ladder) })),
+    h('span.countdown', { 'data-testid': 'accept-countdown' }, t('accept_within', { s: secs })),
+    p.accepted
+      ? h('span.muted', { 'data-testid': 'match-accepted' }, t('match_accepted_wait'))
+      : [h('button.btn.primary', { 'data-testid': 'accept-match', onclick: () => queue.answer(true) }, t('accept_match')),
+        h('button.btn', { 'data-testid': 'decline-match', onclick: () => queue.answer(false) }, t('decline_match'))]);
+  if (!barTimer) barTimer = setInterval(drawBar, 1000);
+}
+queue.onChange(drawBar);
+
 live.on('match_found', (m) => queue.matched(m));
+live.on('match_proposed', (m) => queue.proposed(m));
+live.on('match_cancelled', (m) => queue.cancelled(m));
+live.on('queue_left', () => queue.left());

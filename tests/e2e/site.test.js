@@ -268,6 +268,12 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await alice.click('[data-testid=queue-ranked_dual]');
   await alice.waitForSelector('[data-testid=queue-status-ranked_dual] .spinner');
   await bob.click('[data-testid=queue-ranked_dual]');
+  // The match is proposed to both: each accepts it before the countdown ends.
+  for (const p of [alice, bob]) {
+    await p.waitForSelector('[data-testid=match-proposal] [data-testid=accept-match]', { timeout: 60_000 });
+    assert.match(await p.textContent('[data-testid=accept-countdown]'), /秒内确认/);
+    await p.click('[data-testid=accept-match]');
+  }
   // Matched: both are taken to the game's deployment, each commanding both seats of a team.
   for (const p of [alice, bob]) {
     await p.waitForFunction(() => location.hash.startsWith('#/room/'), null, { timeout: 60_000 });

@@ -9,11 +9,11 @@ use serde_json::{json, Value};
 use std::net::IpAddr;
 
 /// An HTTP client for `who` (bearer token) connecting from loopback address `ip`.
-fn http_from(ip: [u8; 4]) -> reqwest::Client {
+pub fn http_from(ip: [u8; 4]) -> reqwest::Client {
     reqwest::Client::builder().local_address(IpAddr::from(ip)).build().unwrap()
 }
 
-async fn join_queue(app: &TestApp, c: &Client, ladder: &str, ip: [u8; 4]) -> Value {
+pub async fn join_queue(app: &TestApp, c: &Client, ladder: &str, ip: [u8; 4]) -> Value {
     let r = http_from(ip)
         .post(app.url(&format!("/api/queue/{ladder}")))
         .bearer_auth(&c.token)
@@ -24,7 +24,7 @@ async fn join_queue(app: &TestApp, c: &Client, ladder: &str, ip: [u8; 4]) -> Val
     r.json().await.unwrap()
 }
 
-async fn get_json(app: &TestApp, path: &str, token: Option<&str>) -> Value {
+pub async fn get_json(app: &TestApp, path: &str, token: Option<&str>) -> Value {
     let mut req = reqwest::Client::new().get(app.url(path));
     if let Some(t) = token {
         req = req.bearer_auth(t);
@@ -34,8 +34,17 @@ async fn get_json(app: &TestApp, path: &str, token: Option<&str>) -> Value {
     r.json().await.unwrap()
 }
 
+/// Wait for `match_proposed` and accept it; returns the proposal.
+pub async fn accept_proposal(c: &mut Client, ladder: &str) -> Value {
+    let p = c.next_of("match_proposed").await;
+    assert_eq!(p["ladder"], ladder);
+    assert!(p["deadline"].as_i64() > p["server_time"].as_i64(), "{p}");
+    c.act(json!({"type": "accept_match", "match_id": p["match_id"]})).await.expect("accept");
+    p
+}
+
 /// Wait for `match_found`, join its room, check the snapshot; returns (room, game id).
-async fn enter_match(c: &mut Client, kind: &str, n_seats: usize) -> (String, i64) {
+pub async fn enter_match(c: &mut Client, kind: &str, n_seats: usize) -> (String, i64) {
     let m = c.next_of("match_found").await;
     assert_eq!(m["kind"], kind);
     let seats = m["seats"].as_array().unwrap();
@@ -85,7 +94,12 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
     let st = join_queue(&app, &a, "ranked_dual", [127, 0, 0, 41]).await;
     assert_eq!(st["state"], "waiting");
     let st = join_queue(&app, &b, "ranked_dual", [127, 0, 0, 42]).await;
-    assert_eq!(st["state"], "matched", "{st}");
+    assert_eq!((st["state"].as_str(), st["accepted"].as_bool()), (Some("proposed"), Some(false)));
+    let pa = accept_proposal(&mut a, "ranked_dual").await;
+    let st = get_json(&app, "/api/queue", Some(&a.token)).await;
+    assert_eq!((st["state"].as_str(), st["accepted"].as_bool()), (Some("proposed"), Some(true)));
+    assert_eq!(st["match_id"], pa["match_id"]);
+    assert_eq!(accept_proposal(&mut b, "ranked_dual").await["match_id"], pa["match_id"]);
     let (room, game) = enter_match(&mut a, "ranked_dual", 2).await;
     let (room_b, game_b) = enter_match(&mut b, "ranked_dual", 2).await;
     assert_eq!((&room, game), (&room_b, game_b));
@@ -156,8 +170,11 @@ async fn ranked_escape_then_the_partner_plays_on(backend: Backend) {
     for i in 0..4u8 {
         let c = Client::new(&app, "rq").await;
         let st = join_queue(&app, &c, "ranked", [127, 0, 0, 50 + i]).await;
-        assert_eq!(st["state"], if i < 3 { "waiting" } else { "matched" }, "{st}");
+        assert_eq!(st["state"], if i < 3 { "waiting" } else { "proposed" }, "{st}");
         cs.push(c);
+    }
+    for c in cs.iter_mut() {
+        assert_eq!(accept_proposal(c, "ranked").await["players"], 4);
     }
     let mut room = String::new();
     for c in cs.iter_mut() {
@@ -242,7 +259,9 @@ async fn same_ip_rule_holds_through_the_queue(backend: Backend) {
     join_queue(&app, &a, "ranked_dual", [127, 0, 0, 61]).await;
     assert_eq!(join_queue(&app, &b, "ranked_dual", [127, 0, 0, 61]).await["state"], "waiting");
     // c from another address is matched with a, the oldest compatible player; b keeps waiting
-    assert_eq!(join_queue(&app, &c, "ranked_dual", [127, 0, 0, 62]).await["state"], "matched");
+    assert_eq!(join_queue(&app, &c, "ranked_dual", [127, 0, 0, 62]).await["state"], "proposed");
+    accept_proposal(&mut a, "ranked_dual").await;
+    accept_proposal(&mut c, "ranked_dual").await;
     let (_, g1) = enter_match(&mut a, "ranked_dual", 2).await;
     let (_, g2) = enter_match(&mut c, "ranked_dual", 2).await;
     assert_eq!(g1, g2);

@@ -5,6 +5,7 @@
 mod support;
 
 mod e2e;
+mod fairness;
 mod http;
 mod queue;
 mod record;

@@ -2,14 +2,16 @@
 //! join / status / leave, one queue at a time, and the same-IP rule. Clients get distinct source
 //! addresses by binding to different loopback IPs (127.0.0.x), so the rule is exercised for real.
 
+use crate::support::live::Client;
 use crate::support::{
     error_code, spawn_app, spawn_app_with, unique_name, Backend, TestApp, GOOD_PASSWORD,
 };
 use serde_json::Value;
 use std::net::IpAddr;
 
-/// A new account whose client connects from `ip` (a loopback address).
-async fn account_from(app: &TestApp, prefix: &str, ip: [u8; 4]) -> (reqwest::Client, i64) {
+/// A new account whose client connects from `ip` (a loopback address), with its live socket
+/// open (a queue entry lives only while one is).
+async fn account_from(app: &TestApp, prefix: &str, ip: [u8; 4]) -> (reqwest::Client, Client) {
     let client = reqwest::Client::builder()
         .cookie_store(true)
         .local_address(IpAddr::from(ip))
@@ -17,7 +19,12 @@ async fn account_from(app: &TestApp, prefix: &str, ip: [u8; 4]) -> (reqwest::Cli
         .build()
         .unwrap();
     let s = app.register_with(&client, &unique_name(prefix), GOOD_PASSWORD).await;
-    (client, s["account"]["id"].as_i64().unwrap())
+    let who = (
+        s["account"]["username"].as_str().unwrap().to_string(),
+        s["account"]["id"].as_i64().unwrap(),
+        s["access_token"].as_str().unwrap().to_string(),
+    );
+    (client, Client::connect(app, &who).await)
 }
 
 async fn call(client: &reqwest::Client, method: reqwest::Method, url: String) -> Value {
@@ -48,12 +55,15 @@ async fn login_required_and_guests_refused(backend: Backend) {
     let (user, _) = app.new_account("q").await;
     let r = user.post(app.url("/api/queue/blitz")).send().await.unwrap();
     assert_eq!(error_code(r).await, (400, "unknown_ladder".into()));
+    // no socket open: no queue entry
+    let r = user.post(app.url("/api/queue/ranked")).send().await.unwrap();
+    assert_eq!(error_code(r).await, (409, "not_connected".into()));
     assert_eq!(call(&user, reqwest::Method::GET, app.url("/api/queue")).await["state"], "idle");
 }
 
 async fn join_status_leave_and_one_queue_at_a_time(backend: Backend) {
     let app = spawn_app(backend).await;
-    let (a, _) = account_from(&app, "qa", [127, 0, 0, 11]).await;
+    let (a, _a_socket) = account_from(&app, "qa", [127, 0, 0, 11]).await;
     let joined = call(&a, reqwest::Method::POST, app.url("/api/queue/ranked")).await;
     assert_eq!(joined["state"], "waiting");
     assert_eq!(joined["ladder"], "ranked");
@@ -74,7 +84,7 @@ async fn join_status_leave_and_one_queue_at_a_time(backend: Backend) {
         joined["since"]
     );
     // a second player (different address) joins ranked: still waiting, two in the queue
-    let (b, _) = account_from(&app, "qb", [127, 0, 0, 12]).await;
+    let (b, _b_socket) = account_from(&app, "qb", [127, 0, 0, 12]).await;
     assert_eq!(call(&b, reqwest::Method::POST, app.url("/api/queue/ranked")).await["waiting"], 2);
     // leave; leaving twice is fine
     assert_eq!(
@@ -96,8 +106,8 @@ async fn join_status_leave_and_one_queue_at_a_time(backend: Backend) {
 
 async fn same_ip_accounts_are_never_matched(backend: Backend) {
     let app = spawn_app_with(backend, |c| c.ladder.tick_ms = 100).await;
-    let (a, _) = account_from(&app, "ip", [127, 0, 0, 21]).await;
-    let (b, _) = account_from(&app, "ip", [127, 0, 0, 21]).await;
+    let (a, _a_socket) = account_from(&app, "ip", [127, 0, 0, 21]).await;
+    let (b, _b_socket) = account_from(&app, "ip", [127, 0, 0, 21]).await;
     call(&a, reqwest::Method::POST, app.url("/api/queue/ranked_dual")).await;
     let st = call(&b, reqwest::Method::POST, app.url("/api/queue/ranked_dual")).await;
     assert_eq!((st["state"].as_str(), st["waiting"].as_i64()), (Some("waiting"), Some(2)));

@@ -229,6 +229,9 @@ impl Room {
             Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
                 Err(ProtoError::new(ErrorCode::BadMessage, "not a room message"))
             }
+            AcceptMatch { .. } | DeclineMatch { .. } => {
+                Err(ProtoError::new(ErrorCode::BadMessage, "not a room message"))
+            }
         }
     }
 }
