@@ -91,20 +91,22 @@ fn later(ms: u64) -> NaiveDateTime {
 /// The states of a game that has an owner (a room runs for it).
 const LIVE_STATES: [&str; 2] = ["deploying", "battle"];
 
-/// Add or refresh this node's row.
+/// Add or refresh this node's row (only this node writes it, so update-or-insert is enough).
 pub fn register(conn: &mut DbConn, node: &str, advertise: &str) -> AppResult<()> {
     let at = now();
-    diesel::insert_into(nodes::table)
-        .values((
-            nodes::id.eq(node),
-            nodes::advertise.eq(advertise),
-            nodes::started_at.eq(at),
-            nodes::heartbeat_at.eq(at),
-        ))
-        .on_conflict(nodes::id)
-        .do_update()
+    let updated = diesel::update(nodes::table.find(node))
         .set((nodes::advertise.eq(advertise), nodes::started_at.eq(at), nodes::heartbeat_at.eq(at)))
         .execute(conn)?;
+    if updated == 0 {
+        diesel::insert_into(nodes::table)
+            .values((
+                nodes::id.eq(node),
+                nodes::advertise.eq(advertise),
+                nodes::started_at.eq(at),
+                nodes::heartbeat_at.eq(at),
+            ))
+            .execute(conn)?;
+    }
     Ok(())
 }
 
@@ -159,10 +161,11 @@ pub fn orphans(conn: &mut DbConn) -> AppResult<Vec<i64>> {
 /// write: either the commit comes first (and the claimer's restore reads it) or the claim does
 /// (and the commit is refused).
 pub fn owns(conn: &mut DbConn, game: i64, node: &str) -> AppResult<bool> {
-    let owner: Option<Option<String>> = if crate::db::Db::is_postgres(conn) {
-        games::table.find(game).select(games::node_id).for_update().first(conn).optional()?
-    } else {
-        games::table.find(game).select(games::node_id).first(conn).optional()?
+    let owner: Option<Option<String>> = match conn {
+        DbConn::Pg(c) => {
+            games::table.find(game).select(games::node_id).for_update().first(c).optional()?
+        }
+        DbConn::Sqlite(c) => games::table.find(game).select(games::node_id).first(c).optional()?,
     };
     Ok(matches!(owner, Some(Some(o)) if o == node))
 }

@@ -96,13 +96,8 @@ async fn leases_hold_until_they_run_out(backend: Backend) {
     db.run(|c| cluster::register(c, "b", "127.0.0.1:2")).await.unwrap();
     assert_eq!(db.run(|c| cluster::heartbeat(c, "a", 5000)).await.unwrap(), 0);
     assert_eq!(db.run(|c| cluster::heartbeat(c, "b", 5000)).await.unwrap(), 1);
-    let live: Vec<String> = db
-        .run(|c| cluster::live_nodes(c, 5000))
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|n| n.id)
-        .collect();
+    let live: Vec<String> =
+        db.run(|c| cluster::live_nodes(c, 5000)).await.unwrap().into_iter().map(|n| n.id).collect();
     assert_eq!(live, ["a", "b"]);
 
     // a finished game has no owner to claim from
