@@ -83,10 +83,10 @@ async fn leases_hold_until_they_run_out(backend: Backend) {
     let game = game_owned_by(&db, "a", -60_000).await;
     assert!(!claim(&db, game, "b").await, "a valid lease is not claimable");
     assert!(db.run(move |c| cluster::owns(c, game, "a")).await.unwrap());
-    assert!(db.run(|c| cluster::orphans(c)).await.unwrap().is_empty());
+    assert!(db.run(cluster::orphans).await.unwrap().is_empty());
 
     set_lease(&db, game, "a", 1).await;
-    assert_eq!(db.run(|c| cluster::orphans(c)).await.unwrap(), vec![game]);
+    assert_eq!(db.run(cluster::orphans).await.unwrap(), vec![game]);
     assert!(claim(&db, game, "b").await);
     assert!(!claim(&db, game, "c").await, "a fresh claim holds a fresh lease");
     assert!(!db.run(move |c| cluster::owns(c, game, "a")).await.unwrap());
@@ -109,7 +109,7 @@ async fn leases_hold_until_they_run_out(backend: Backend) {
     .unwrap();
     set_lease(&db, game, "b", 60_000).await;
     assert!(!claim(&db, game, "c").await);
-    assert!(db.run(|c| cluster::orphans(c)).await.unwrap().is_empty());
+    assert!(db.run(cluster::orphans).await.unwrap().is_empty());
 }
 
 both_backends!(leases_hold_until_they_run_out);
