@@ -11,7 +11,8 @@ use std::net::SocketAddr;
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
 /// Section names, used to map `SIGUO_SECTION_KEY` to `section.key`.
-const SECTIONS: [&str; 7] = ["server", "database", "auth", "limits", "log", "ladder", "live"];
+const SECTIONS: [&str; 8] =
+    ["server", "database", "auth", "limits", "log", "ladder", "live", "cluster"];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -27,6 +28,9 @@ pub struct Config {
     /// live play (rooms, games, sockets)
     #[serde(default)]
     pub live: crate::live::LiveConfig,
+    /// several nodes on one PostgreSQL (optional section; off by default)
+    #[serde(default)]
+    pub cluster: crate::cluster::ClusterConfig,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -163,6 +167,7 @@ impl Config {
             return Err("invalid configuration: database.url must not be empty".into());
         }
         crate::db::Backend::of_url(&self.database.url)?;
+        self.cluster.validate(&self.database.url)?;
         if self.database.pool_size == 0 {
             return Err("invalid configuration: database.pool_size must be at least 1".into());
         }

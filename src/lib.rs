@@ -2,6 +2,7 @@
 pub mod app;
 pub mod auth;
 pub mod cli;
+pub mod cluster;
 pub mod config;
 pub mod db;
 pub mod error;

@@ -60,6 +60,20 @@ diesel::table! {
         created_at -> Timestamp,
         started_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
+        /// cluster mode: the node that owns the game (runs its room)
+        node_id -> Nullable<Text>,
+        /// cluster mode: until when the owner's lease holds (renewed by its heartbeat)
+        lease_until -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// cluster mode: the nodes, with their address and last heartbeat
+    nodes (id) {
+        id -> Text,
+        advertise -> Text,
+        started_at -> Timestamp,
+        heartbeat_at -> Timestamp,
     }
 }
 
@@ -153,4 +167,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     ladder_results,
     ladder_point_counts,
     server_settings,
+    nodes,
 );

@@ -202,7 +202,30 @@ pub enum StoredStage {
     },
 }
 
-/// A whole `games` row (`games::all_columns`, in schema order).
+/// A `games` row as the room reads it ([`GAME_COLUMNS`], in that order; the cluster's
+/// ownership columns are read by `crate::cluster` only).
+const GAME_COLUMNS: (
+    games::id,
+    games::kind,
+    games::options,
+    games::state,
+    games::deployments,
+    games::result,
+    games::created_at,
+    games::started_at,
+    games::finished_at,
+) = (
+    games::id,
+    games::kind,
+    games::options,
+    games::state,
+    games::deployments,
+    games::result,
+    games::created_at,
+    games::started_at,
+    games::finished_at,
+);
+
 type GameRow = (
     i64,
     String,
@@ -264,7 +287,7 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
     let rows: Vec<GameRow> = games::table
         .filter(games::state.eq_any(["deploying", "battle"]))
         .order(games::id.asc())
-        .select(games::all_columns)
+        .select(GAME_COLUMNS)
         .load(conn)?;
     let mut out = vec![];
     for (id, kind, options, state, deps, _, _, _, _) in rows {
@@ -336,8 +359,7 @@ pub struct LoadedGame {
 }
 
 pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
-    let row: Option<GameRow> =
-        games::table.find(id).select(games::all_columns).first(conn).optional()?;
+    let row: Option<GameRow> = games::table.find(id).select(GAME_COLUMNS).first(conn).optional()?;
     let Some((id, kind, options, state, deps, result, created_at, started_at, finished_at)) = row
     else {
         return Err(AppError::NotFound { what: "game" });

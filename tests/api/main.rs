@@ -7,6 +7,7 @@ mod support;
 mod accounts;
 mod accounts_rules;
 mod accounts_tokens;
+mod cluster;
 mod db_group;
 mod engine;
 mod hardening;
