@@ -111,7 +111,7 @@ async fn hf_move(room: &str, cs: &mut [Client], ups: &[Value], k: usize) -> Vec<
     );
     let (from, to) = pick_move(&ups[i]["legal_moves"], k).expect("a legal move");
     assert!(from.len() <= 3 && from.starts_with(|c: char| ('A'..='E').contains(&c)), "{from}");
-    if k % 4 == 0 {
+    if k.is_multiple_of(4) {
         let mv = json!({"type": "move", "room": room, "from": from, "to": to});
         cs[other].expect_err(mv, "not_your_turn").await;
     }
@@ -171,11 +171,11 @@ async fn two_people_to_the_end(backend: Backend) {
     }
     let mut ups: Vec<Value> = cs.iter().map(last_state).collect();
     let mut k = 3usize;
-    for n in 0.. {
+    for n in 0usize.. {
         if over(&ups[0]) {
             break;
         }
-        if n > 0 && n % PER_SOCKET == 0 {
+        if n > 0 && n.is_multiple_of(PER_SOCKET) {
             for i in 0..2 {
                 let c = cs.remove(i);
                 cs.insert(i, reconnect(&app, c, &room).await);
@@ -266,7 +266,7 @@ async fn one_person_against_a_bot(backend: Backend) {
     assert_eq!(snap["confirmed"], json!(["S"]), "the bot deploys at once");
     me.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
     let mut k = 5usize;
-    let mut moves = 0;
+    let mut moves = 0usize;
     loop {
         let u = me.wait_for(|m| m["type"] == "update" && m["view"].is_object()).await;
         if over(&u) {
@@ -279,7 +279,7 @@ async fn one_person_against_a_bot(backend: Backend) {
             me.act(json!({"type": "surrender", "room": room})).await.expect("surrender");
             continue;
         }
-        if moves > 0 && moves % PER_SOCKET == 0 {
+        if moves > 0 && moves.is_multiple_of(PER_SOCKET) {
             me = reconnect(&app, me, &room).await;
         }
         let (from, to) = pick_move(&u["legal_moves"], k).expect("North has a move");
