@@ -41,6 +41,8 @@ diesel::table! {
         /// JSON of siguo_rules::Formation
         data -> Text,
         created_at -> Timestamp,
+        /// four_player | hidden_front (siguo_rules::Variant)
+        variant -> Text,
     }
 }
 
@@ -53,13 +55,16 @@ diesel::table! {
         options -> Text,
         /// deploying | battle | finished | aborted
         state -> Text,
-        /// JSON of [Deployment; 4], set when the battle starts
+        /// while deploying: JSON of the seats' set-ups; from the battle on: JSON of the
+        /// deployments, one per seat of the variant in its order (N E S W; S N)
         deployments -> Nullable<Text>,
         /// JSON of siguo_rules::Status when finished
         result -> Nullable<Text>,
         created_at -> Timestamp,
         started_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
+        /// four_player | hidden_front (siguo_rules::Variant)
+        variant -> Text,
         /// cluster mode: the node that owns the game (runs its room)
         node_id -> Nullable<Text>,
         /// cluster mode: until when the owner's lease holds (renewed by its heartbeat)

@@ -1,6 +1,7 @@
 //! Saved deployment formations (布阵) of an account: `/api/formations` CRUD. A formation is
-//! seat-independent (`siguo_rules::Formation`: local station `a1`…`e6` → piece code) and is
-//! validated with the default options before it is saved.
+//! seat-independent (`siguo_rules::Formation`: local station `a1`…`e6` → piece code), belongs to
+//! one game (`variant`: the four-player game or Hidden Front) and is validated with that game's
+//! deployment rules and default options before it is saved.
 use crate::app::AppState;
 use crate::auth::AccountOnly;
 use crate::db::schema::formations;
@@ -10,8 +11,8 @@ use actix_web::{delete, get, post, put, web, HttpResponse};
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
-use siguo_rules::{Deployment, Formation, Options, Seat};
-use utoipa::ToSchema;
+use siguo_rules::{Deployment, Formation, Options, Seat, Variant};
+use utoipa::{IntoParams, ToSchema};
 
 pub const MAX_FORMATIONS: i64 = 50;
 pub const MAX_NAME: usize = 40;
@@ -29,18 +30,35 @@ pub struct FormationInput {
     /// local station (`a1`…`e6`) → piece code (`9`…`1`, `B`, `M`, `F`); 25 entries, camps empty
     #[schema(value_type = Object, example = json!({"a1": "3", "b6": "F"}))]
     pub formation: Formation,
+    /// the game: `four_player` (default when saving) or `hidden_front`; a `PUT` without it
+    /// keeps the formation's game
+    #[schema(value_type = Option<String>)]
+    pub variant: Option<Variant>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct FormationView {
     pub id: i64,
     pub name: String,
+    #[schema(value_type = String)]
+    pub variant: Variant,
     #[schema(value_type = Object)]
     pub formation: Formation,
     pub created_at: NaiveDateTime,
 }
 
-fn check(input: &FormationInput) -> AppResult<()> {
+/// `?variant=`: the game whose formations are listed (default `four_player`).
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// `four_player` (default) or `hidden_front`
+    #[param(value_type = Option<String>)]
+    pub variant: Option<Variant>,
+}
+
+/// The name, and the formation under `variant`'s deployment rules (hidden-front.md §3 for Hidden
+/// Front).
+fn check(input: &FormationInput, variant: Variant) -> AppResult<()> {
     let n = input.name.trim();
     if n.is_empty() || n.chars().count() > MAX_NAME {
         return Err(AppError::bad_request(
@@ -48,23 +66,39 @@ fn check(input: &FormationInput) -> AppResult<()> {
             format!("a formation name has 1 to {MAX_NAME} characters"),
         ));
     }
-    Deployment::from_formation(Seat::S, &input.formation, &Options::default())
+    let options = Options::for_variant(variant);
+    Deployment::from_formation_for(variant, Seat::S, &input.formation, &options)
         .map_err(|e| AppError::bad_request(e.code(), e.to_string()))?;
     Ok(())
 }
 
-fn row_to_view(
-    (id, name, data, created_at): (i64, String, String, NaiveDateTime),
-) -> AppResult<FormationView> {
+type Row = (i64, String, String, NaiveDateTime, String);
+
+fn row_to_view((id, name, data, created_at, variant): Row) -> AppResult<FormationView> {
     let formation = serde_json::from_str(&data)
         .map_err(|e| AppError::internal(format!("stored formation: {e}")))?;
-    Ok(FormationView { id, name, formation, created_at })
+    let variant = crate::live::store::parse_variant(&variant)?;
+    Ok(FormationView { id, name, variant, formation, created_at })
 }
 
+const COLUMNS: (
+    formations::id,
+    formations::name,
+    formations::data,
+    formations::created_at,
+    formations::variant,
+) = (
+    formations::id,
+    formations::name,
+    formations::data,
+    formations::created_at,
+    formations::variant,
+);
+
 fn one(conn: &mut DbConn, account: i64, id: i64) -> AppResult<FormationView> {
-    let row: Option<(i64, String, String, NaiveDateTime)> = formations::table
+    let row: Option<Row> = formations::table
         .filter(formations::id.eq(id).and(formations::account_id.eq(account)))
-        .select((formations::id, formations::name, formations::data, formations::created_at))
+        .select(COLUMNS)
         .first(conn)
         .optional()?;
     row_to_view(row.ok_or(AppError::NotFound { what: "formation" })?)
@@ -82,26 +116,27 @@ fn name_taken(e: diesel::result::Error) -> AppError {
     }
 }
 
-/// Your saved formations.
-#[utoipa::path(get, path = "/api/formations", tag = "formations", responses(
-    (status = 200, description = "your formations, oldest first", body = [FormationView]),
+/// Your saved formations of one game.
+#[utoipa::path(get, path = "/api/formations", tag = "formations", params(ListQuery), responses(
+    (status = 200, description = "your formations of the game, oldest first", body = [FormationView]),
     (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse),
     (status = 403, description = "`guest_not_allowed`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/formations")]
-pub async fn list(state: web::Data<AppState>, who: AccountOnly) -> AppResult<HttpResponse> {
+pub async fn list(
+    state: web::Data<AppState>,
+    who: AccountOnly,
+    q: web::Query<ListQuery>,
+) -> AppResult<HttpResponse> {
     let account = who.0.account_id;
+    let variant = q.variant.unwrap_or_default();
     let v = state
         .db
         .run(move |c| {
-            let rows: Vec<(i64, String, String, NaiveDateTime)> = formations::table
+            let rows: Vec<Row> = formations::table
                 .filter(formations::account_id.eq(account))
+                .filter(formations::variant.eq(variant.name()))
                 .order(formations::id.asc())
-                .select((
-                    formations::id,
-                    formations::name,
-                    formations::data,
-                    formations::created_at,
-                ))
+                .select(COLUMNS)
                 .load(c)?;
             rows.into_iter().map(row_to_view).collect::<AppResult<Vec<_>>>()
         })
@@ -121,7 +156,8 @@ pub async fn create(
     body: web::Json<FormationInput>,
 ) -> AppResult<HttpResponse> {
     let input = body.into_inner();
-    check(&input)?;
+    let variant = input.variant.unwrap_or_default();
+    check(&input, variant)?;
     let account = who.0.account_id;
     let data = serde_json::to_string(&input.formation).map_err(AppError::internal)?;
     let name = input.name.trim().to_string();
@@ -130,6 +166,7 @@ pub async fn create(
         .run(move |c| {
             let n: i64 = formations::table
                 .filter(formations::account_id.eq(account))
+                .filter(formations::variant.eq(variant.name()))
                 .count()
                 .get_result(c)?;
             if n >= MAX_FORMATIONS {
@@ -144,6 +181,7 @@ pub async fn create(
                     formations::name.eq(&name),
                     formations::data.eq(&data),
                     formations::created_at.eq(Utc::now().naive_utc()),
+                    formations::variant.eq(variant.name()),
                 ))
                 .returning(formations::id)
                 .get_result(c)
@@ -183,18 +221,26 @@ pub async fn replace(
     body: web::Json<FormationInput>,
 ) -> AppResult<HttpResponse> {
     let input = body.into_inner();
-    check(&input)?;
     let (account, id) = (who.0.account_id, path.into_inner());
     let data = serde_json::to_string(&input.formation).map_err(AppError::internal)?;
     let name = input.name.trim().to_string();
     let v = state
         .db
         .run(move |c| {
+            let variant = match input.variant {
+                Some(v) => v,
+                None => one(c, account, id)?.variant,
+            };
+            check(&input, variant)?;
             let n = diesel::update(
                 formations::table
                     .filter(formations::id.eq(id).and(formations::account_id.eq(account))),
             )
-            .set((formations::name.eq(&name), formations::data.eq(&data)))
+            .set((
+                formations::name.eq(&name),
+                formations::data.eq(&data),
+                formations::variant.eq(variant.name()),
+            ))
             .execute(c)
             .map_err(name_taken)?;
             if n == 0 {

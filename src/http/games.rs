@@ -8,7 +8,7 @@ use crate::live::store;
 use actix_web::{get, web, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
-use siguo_rules::{GameRecord, Variant, Viewer};
+use siguo_rules::{GameRecord, Viewer};
 use utoipa::{IntoParams, ToSchema};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -26,30 +26,23 @@ pub struct Page {
 
 /// A game: the whole record when finished, public information while in progress.
 #[utoipa::path(get, path = "/api/games/{id}", tag = "games", responses(
-    (status = 200, description = "`{id, kind, state, options, players, result, record, public, ...}` (docs/protocol.md §10)", body = Object),
+    (status = 200, description = "`{id, kind, variant, state, options, players, result, record, public, ...}` (docs/protocol.md §10)", body = Object),
     (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/games/{id}")]
 pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let g = state.db.run(move |c| store::load_game(c, id)).await?;
     let finished = g.state == "finished";
+    let record_of = |d: &Vec<siguo_rules::Deployment>| GameRecord {
+        variant: g.variant,
+        options: g.options,
+        deployments: d.clone(),
+        actions: g.actions.clone(),
+    };
     let (record, public) = match (&g.deployments, finished) {
-        (Some(d), true) => (
-            json!(GameRecord {
-                variant: Variant::FourPlayer,
-                options: g.options,
-                deployments: d.to_vec(),
-                actions: g.actions.clone()
-            }),
-            serde_json::Value::Null,
-        ),
+        (Some(d), true) => (json!(record_of(d)), serde_json::Value::Null),
         (Some(d), false) => {
-            let rec = GameRecord {
-                variant: Variant::FourPlayer,
-                options: g.options,
-                deployments: d.to_vec(),
-                actions: g.actions.clone(),
-            };
+            let rec = record_of(d);
             let view = rec
                 .replay()
                 .map(|game| json!(game.view(Viewer::Spectator)))
@@ -67,7 +60,7 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
         other => other,
     };
     Ok(HttpResponse::Ok().json(json!({
-        "id": g.id, "kind": g.kind, "state": g.state, "options": g.options,
+        "id": g.id, "kind": g.kind, "variant": g.variant, "state": g.state, "options": g.options,
         "created_at": g.created_at, "started_at": g.started_at, "finished_at": g.finished_at,
         "players": g.players, "result": g.result, "record": record, "public": public,
     })))
@@ -75,7 +68,7 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
 
 /// Your games, newest first.
 #[utoipa::path(get, path = "/api/me/games", tag = "games", params(Page), responses(
-    (status = 200, description = "list of `{id, kind, state, seat, seats, result, team_result, escaped, surrendered, created_at, finished_at}`", body = Object),
+    (status = 200, description = "list of `{id, kind, variant, state, seat, seats, result, team_result, escaped, surrendered, created_at, finished_at}`", body = Object),
     (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/me/games")]
 pub async fn my_games(

@@ -17,14 +17,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub struct CreateRoom {
     /// listed in the lobby (default true); private rooms are joined by invite code
     pub public: Option<bool>,
-    /// any subset of the room options (rules.md §10); missing ones take their defaults
+    /// any subset of the room options (rules.md §10); missing ones take the defaults of the
+    /// room's game
     #[schema(value_type = Object)]
     pub options: Option<serde_json::Value>,
+    /// `four_player` (default) or `hidden_front`
+    #[schema(value_type = Option<String>)]
+    pub variant: Option<siguo_rules::Variant>,
 }
 
 /// Open public rooms waiting for players.
 #[utoipa::path(get, path = "/api/rooms", tag = "live", responses(
-    (status = 200, description = "`[{room, host, options, seats, spectators}]` oldest first", body = Object)))]
+    (status = 200, description = "`[{room, variant, host, options, seats, spectators}]` oldest first", body = Object)))]
 #[get("/api/rooms")]
 pub async fn list_rooms(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(state.live.open_rooms())
@@ -43,10 +47,12 @@ pub async fn create_room(
     body: web::Json<CreateRoom>,
 ) -> AppResult<HttpResponse> {
     let b = body.into_inner();
-    let options = crate::live::parse_options(b.options)
+    let variant = b.variant.unwrap_or_default();
+    let options = crate::live::parse_options(variant, b.options)
         .map_err(|e| AppError::bad_request(e.code.as_str(), e.message))?;
     let who = Who { account_id: who.account_id, name: who.name, guest: who.guest };
-    let (room, invite) = state.live.create_room(&who, b.public.unwrap_or(true), options)?;
+    let (room, invite) =
+        state.live.create_room(&who, b.public.unwrap_or(true), variant, options)?;
     Ok(HttpResponse::Created().json(json!({"room": room, "invite": invite})))
 }
 

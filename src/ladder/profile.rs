@@ -8,7 +8,7 @@ use crate::error::{AppError, AppResult};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
-use siguo_rules::{Seat, Status};
+use siguo_rules::{Seat, Status, Variant};
 
 /// How many recent games a profile lists.
 pub const RECENT_GAMES: usize = 20;
@@ -21,8 +21,26 @@ pub struct Profile {
     /// Standing on each ladder (`null` before the first counted game).
     pub ranked: Option<Row>,
     pub ranked_dual: Option<Row>,
+    /// Finished games of each game (`four_player`, `hidden_front`), every kind counted.
+    pub games: GameCounts,
     /// Most recent finished games first.
     pub recent_games: Vec<RecentGame>,
+}
+
+/// Finished games per game.
+#[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct GameCounts {
+    pub four_player: Tally,
+    pub hidden_front: Tally,
+}
+
+/// Finished games of one game, and how many of them the player won, drew and lost.
+#[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct Tally {
+    pub played: u32,
+    pub won: u32,
+    pub drawn: u32,
+    pub lost: u32,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -30,6 +48,9 @@ pub struct RecentGame {
     pub game_id: i64,
     /// ranked | ranked_dual | casual | practice
     pub kind: String,
+    /// four_player | hidden_front
+    #[schema(value_type = String)]
+    pub variant: Variant,
     /// Seats the player held (`["N"]`, or `["N","S"]` under dual control).
     pub seats: Vec<String>,
     /// The player's result (win | draw | loss | surrender | escape).
@@ -41,7 +62,7 @@ pub struct RecentGame {
     pub replay: String,
 }
 
-type GameRow = (i64, String, Option<String>, Option<NaiveDateTime>, String, bool, bool);
+type GameRow = (i64, String, Option<String>, Option<NaiveDateTime>, String, bool, bool, String);
 
 /// The profile of `username` (case-insensitive). Guests have no profile (404).
 pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
@@ -71,11 +92,12 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
             gp::seat,
             gp::surrendered,
             gp::escaped,
+            games::variant,
         ))
         .load(conn)?;
     // One entry per game (dual control holds two seats).
     let mut recent: Vec<(RecentGame, Option<Status>, bool, bool)> = vec![];
-    for (game_id, kind, result, finished_at, seat, surrendered, escaped) in rows {
+    for (game_id, kind, result, finished_at, seat, surrendered, escaped, variant) in rows {
         if let Some(last) = recent.last_mut().filter(|r| r.0.game_id == game_id) {
             last.0.seats.push(seat);
             last.2 |= surrendered;
@@ -89,6 +111,7 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
         let g = RecentGame {
             game_id,
             kind,
+            variant: crate::live::store::parse_variant(&variant)?,
             seats: vec![seat],
             outcome: None,
             points: None,
@@ -110,15 +133,58 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
                 g.outcome = Outcome::parse(outcome);
                 g.points = Some(*points);
             } else {
-                let team = g.seats.first().and_then(|s| seat_of(s)).map(Seat::team);
-                g.outcome = status
-                    .zip(team)
-                    .and_then(|(st, t)| outcome_from_flags(st, t, surrendered, escaped));
+                let seat = g.seats.first().and_then(|s| seat_of(s));
+                g.outcome = status.zip(seat).and_then(|(st, s)| match st {
+                    Status::SeatWon { .. } => seat_outcome(st, s, surrendered, escaped),
+                    _ => outcome_from_flags(st, s.team(), surrendered, escaped),
+                });
             }
             g
         })
         .collect();
-    Ok(Profile { account_id, username: name, created_at, ranked, ranked_dual, recent_games })
+    let games = game_counts(conn, account_id)?;
+    Ok(Profile { account_id, username: name, created_at, ranked, ranked_dual, games, recent_games })
+}
+
+/// A Hidden Front player's result (one seat against one seat).
+fn seat_outcome(status: Status, seat: Seat, surrendered: bool, escaped: bool) -> Option<Outcome> {
+    match status.is_winner(seat) {
+        _ if escaped => Some(Outcome::Escape),
+        Some(false) if surrendered => Some(Outcome::Surrender),
+        Some(true) => Some(Outcome::Win),
+        Some(false) => Some(Outcome::Loss),
+        None => (status != Status::Ongoing).then_some(Outcome::Draw),
+    }
+}
+
+/// Every finished game of the account, counted per game (one row per seat it held).
+fn game_counts(conn: &mut DbConn, account_id: i64) -> AppResult<GameCounts> {
+    let rows: Vec<(i64, String, Option<String>, String)> = gp::table
+        .inner_join(games::table)
+        .filter(gp::account_id.eq(account_id))
+        .filter(games::state.eq("finished"))
+        .select((games::id, games::variant, games::result, gp::seat))
+        .load(conn)?;
+    let mut counts = GameCounts::default();
+    let mut seen = std::collections::HashSet::new();
+    for (id, variant, result, seat) in rows {
+        if !seen.insert(id) {
+            continue; // dual control: one game
+        }
+        let tally = match crate::live::store::parse_variant(&variant)? {
+            Variant::FourPlayer => &mut counts.four_player,
+            Variant::HiddenFront => &mut counts.hidden_front,
+        };
+        let status = result.and_then(|r| serde_json::from_str::<Status>(&r).ok());
+        let won = status.zip(seat_of(&seat)).and_then(|(st, s)| st.is_winner(s));
+        tally.played += 1;
+        match won {
+            Some(true) => tally.won += 1,
+            Some(false) => tally.lost += 1,
+            None => tally.drawn += 1,
+        }
+    }
+    Ok(counts)
 }
 
 fn seat_of(s: &str) -> Option<Seat> {

@@ -20,7 +20,7 @@ use protocol::{Ack, ClientId, ErrorCode, ProtoError, RoomSummary, SeatedRoom, Se
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use siguo_bots::Level;
-use siguo_rules::{BySeat, Options, Seat};
+use siguo_rules::{BySeat, Options, Seat, Variant};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -121,6 +121,9 @@ pub struct LiveConfig {
     pub max_sockets_per_ip: usize,
     /// Bots thinking at once across the server; 0 = one per CPU core.
     pub bot_threads: usize,
+    /// Let private and practice Hidden Front games set clocks shorter than hidden-front.md §6
+    /// (any value `Options::validate` allows). For tests; off in production.
+    pub hidden_front_short_clocks: bool,
 }
 
 impl Default for LiveConfig {
@@ -141,6 +144,7 @@ impl Default for LiveConfig {
             max_sockets_per_account: 8,
             max_sockets_per_ip: 64,
             bot_threads: 0,
+            hidden_front_short_clocks: false,
         }
     }
 }
@@ -354,6 +358,11 @@ impl Live {
         self.inner.games.lock().unwrap().insert(game, id.to_string());
         self.count_games();
     }
+    /// A game that ended unplayed is no longer found by its id (its room waits again).
+    pub(crate) fn forget_game(&self, game: i64) {
+        self.inner.games.lock().unwrap().remove(&game);
+        self.count_games();
+    }
     /// Count room `id` against `account_id`'s rooms, or `too_many_rooms`.
     pub(crate) fn claim_room(&self, account_id: i64, id: &str) -> AppResult<()> {
         let mut owned = self.inner.owned.lock().unwrap();
@@ -547,28 +556,107 @@ impl Live {
 
     // ---- creating rooms and games ----
 
-    /// Open a casual room hosted by `host` (not seated).
+    /// Open a casual room of `variant` hosted by `host` (not seated).
     pub fn create_room(
         &self,
         host: &Who,
         public: bool,
+        variant: Variant,
         options: Options,
     ) -> AppResult<(String, String)> {
         options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
+        self.check_clocks(variant, public, &options)?;
         self.room_available(host.account_id)?;
-        room::spawn_waiting(self, host, public, options)
+        room::spawn_waiting(self, host, public, variant, options)
     }
 
-    /// Create a game directly in its deployment phase (ranked matches, practice). Returns the
-    /// game id and its room id (`"g<id>"`). The game row and seats are committed before this returns.
+    /// Hidden Front (hidden-front.md §6): a public room plays the standard clocks; a private
+    /// room or a practice game may set longer ones (any, with `hidden_front_short_clocks`).
+    fn check_clocks(&self, variant: Variant, public: bool, o: &Options) -> AppResult<()> {
+        if variant.is_four_player() || self.inner.config.hidden_front_short_clocks {
+            return Ok(());
+        }
+        let d = Options::for_variant(variant);
+        let clocks = [
+            ("move_seconds", o.move_seconds, d.move_seconds),
+            ("deploy_seconds", o.deploy_seconds, d.deploy_seconds),
+            ("reconnect_seconds", o.reconnect_seconds, d.reconnect_seconds),
+        ];
+        for (name, given, standard) in clocks {
+            if given < standard || (public && given != standard) {
+                let rule = if public { "exactly" } else { "at least" };
+                return Err(AppError::bad_request(
+                    "invalid_options",
+                    format!(
+                        "{name} must be {rule} {standard} in a {} Hidden Front game, got {given}",
+                        if public { "public" } else { "private or practice" }
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Create a four-player game directly in its deployment phase (ranked matches). Returns
+    /// the game id and its room id (`"g<id>"`). The game row and seats are committed before this
+    /// returns.
     pub async fn create_game(
         &self,
         kind: GameKind,
         seats: impl Into<BySeat<SeatOccupant>>,
         options: Options,
     ) -> AppResult<(i64, String)> {
+        let seats = seats.into().map(|_, o| Some(o.clone()));
+        self.create_game_of(kind, Variant::FourPlayer, seats, options).await
+    }
+
+    /// Create a game of `variant` in its deployment phase; `seats` fills exactly the variant's
+    /// seats.
+    pub async fn create_game_of(
+        &self,
+        kind: GameKind,
+        variant: Variant,
+        seats: BySeat<Option<SeatOccupant>>,
+        options: Options,
+    ) -> AppResult<(i64, String)> {
         options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
-        room::spawn_game(self, kind, seats.into(), options).await
+        if Seat::ALL.into_iter().any(|s| seats[s].is_some() != variant.has_seat(s)) {
+            return Err(AppError::internal("a game's seats are those of its variant"));
+        }
+        room::spawn_game(self, (kind, variant), seats, options).await
+    }
+
+    /// A practice game of `variant`: `who` on `seat` (default South), a bot of `level` on every
+    /// other seat (Hidden Front: one). Returns the game id and its room id.
+    pub async fn start_practice(
+        &self,
+        who: &Who,
+        variant: Variant,
+        options: Option<Value>,
+        level: Option<Level>,
+        seat: Option<Seat>,
+    ) -> Result<(i64, String), ProtoError> {
+        let options = parse_options(variant, options)?;
+        self.check_clocks(variant, false, &options)?;
+        let seat = seat.unwrap_or(Seat::S);
+        if !variant.has_seat(seat) {
+            let m = format!("seat {} does not play in {}", seat.letter(), variant.name());
+            return Err(ProtoError::new(ErrorCode::BadSeat, m));
+        }
+        // checked before the game row is written (claimed when the room is made)
+        self.room_available(who.account_id)?;
+        let level = level.unwrap_or(Level::Standard);
+        let person = SeatOccupant::Account {
+            account_id: who.account_id,
+            name: who.name.clone(),
+            guest: who.guest,
+        };
+        let seats = BySeat::from_fn(|s| match (s == seat, variant.has_seat(s)) {
+            (true, _) => Some(person.clone()),
+            (false, true) => Some(SeatOccupant::Bot { level }),
+            (false, false) => None,
+        });
+        Ok(self.create_game_of(GameKind::Practice, variant, seats, options).await?)
     }
 
     /// Reload every unfinished game from the database and resume it (clocks re-armed + grace).
@@ -608,13 +696,11 @@ impl Live {
     }
 }
 
-/// Parse room options from a client's JSON (missing → defaults), validated.
-pub fn parse_options(v: Option<Value>) -> Result<Options, ProtoError> {
-    let o: Options = match v {
-        None | Some(Value::Null) => Options::default(),
-        Some(v) => serde_json::from_value(v)
-            .map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e.to_string()))?,
-    };
+/// Parse room options from a client's JSON (missing → the defaults of `variant`), validated.
+pub fn parse_options(variant: Variant, v: Option<Value>) -> Result<Options, ProtoError> {
+    let given = v.filter(|v| !v.is_null());
+    let o = Options::from_json_for(variant, given)
+        .map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e))?;
     o.validate().map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e.to_string()))?;
     Ok(o)
 }

@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use siguo_bots::Level;
 use siguo_rules::{
-    BySeat, DeployError, Deployment, Formation, Options, Rank, RuleError, Seat, Station, View,
+    DeployError, Deployment, Formation, Options, Rank, RuleError, Seat, Station, Variant, View,
 };
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -41,6 +41,9 @@ pub enum ClientMsg {
         public: Option<bool>,
         #[serde(default)]
         options: Option<Value>,
+        /// which game (default `four_player`)
+        #[serde(default)]
+        variant: Option<Variant>,
     },
     StartPractice {
         #[serde(default)]
@@ -49,6 +52,9 @@ pub enum ClientMsg {
         level: Option<Level>,
         #[serde(default)]
         seat: Option<Seat>,
+        /// which game (default `four_player`)
+        #[serde(default)]
+        variant: Option<Variant>,
     },
     JoinRoom {
         #[serde(default)]
@@ -214,6 +220,8 @@ pub enum ErrorCode {
     SeatTaken,
     SeatEmpty,
     NotYourSeat,
+    /// a seat that does not play in the room's game (Hidden Front has only `S` and `N`)
+    BadSeat,
     NotHost,
     GuestNotAllowed,
     InvalidOptions,
@@ -425,7 +433,7 @@ pub enum ServerMsg<'a> {
     /// Who is connected (not versioned).
     Presence {
         room: String,
-        seats: BySeat<bool>,
+        seats: SeatMap<bool>,
     },
     /// How many watch (people subscribed without a seat); at most every 2 s, when it changed.
     Spectators {
@@ -516,6 +524,7 @@ pub struct Account {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatedRoom {
     pub room: String,
+    pub variant: Variant,
     pub game: Option<i64>,
     pub phase: PhaseName,
     pub seats: Vec<Seat>,
@@ -543,10 +552,11 @@ impl PhaseName {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoomSummary {
     pub room: String,
+    pub variant: Variant,
     pub host: Option<String>,
     pub host_id: Option<i64>,
     pub options: Options,
-    pub seats: BySeat<Option<SummarySeat>>,
+    pub seats: SeatMap<Option<SummarySeat>>,
     pub spectators: usize,
     /// for ordering the list (oldest first); not sent
     #[serde(skip)]
@@ -623,13 +633,14 @@ pub struct SeatInfo {
 pub struct RoomMsg {
     pub room: String,
     pub kind: GameKind,
+    pub variant: Variant,
     pub public: bool,
     pub invite: Option<String>,
     pub host: Option<String>,
     pub options: Options,
     pub phase: PhaseName,
     pub game: Option<i64>,
-    pub seats: BySeat<Option<SeatInfo>>,
+    pub seats: SeatMap<Option<SeatInfo>>,
     pub spectators: usize,
     pub you: YouInRoom,
 }
@@ -655,6 +666,15 @@ pub struct Clock {
     pub server_time: i64,
 }
 
+/// One value per seat of the room's game: the keys are exactly `Variant::seats()` (N E S W for
+/// the four-player game, S and N for Hidden Front).
+pub type SeatMap<T> = BTreeMap<Seat, T>;
+
+/// A [`SeatMap`] of `variant`'s seats.
+pub fn seat_map<T>(variant: Variant, mut f: impl FnMut(Seat) -> T) -> SeatMap<T> {
+    variant.seats().iter().map(|s| (*s, f(*s))).collect()
+}
+
 /// Origin → destinations; empty unless the receiver controls the seat to move.
 pub type LegalMoves = BTreeMap<Station, Vec<Station>>;
 
@@ -664,7 +684,7 @@ pub struct Snapshot<'a> {
     pub game: Option<i64>,
     pub v: u64,
     pub phase: PhaseName,
-    pub seats: BySeat<Option<SeatInfo>>,
+    pub seats: SeatMap<Option<SeatInfo>>,
     pub you: YouSeats,
     pub view: Option<Cow<'a, View>>,
     /// during deployment: the receiver's own seats only

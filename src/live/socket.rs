@@ -4,12 +4,12 @@ use super::protocol::{
     self, now_ms, Account, AckBody, ClientId, ClientMsg, ErrorCode, ProtoError, ServerMsg,
 };
 use super::room::Cmd;
-use super::{client_channel, GameKind, Live, SeatOccupant, Who};
+use super::{client_channel, Live, Who};
 use crate::ladder::Ladder;
 use actix_web::{web, HttpRequest, HttpResponse};
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason};
 use siguo_bots::Level;
-use siguo_rules::{BySeat, Seat};
+use siguo_rules::{Seat, Variant};
 use std::collections::{HashSet, VecDeque};
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
@@ -242,11 +242,12 @@ impl Conn {
                 self.tx.send(&ServerMsg::Rooms { id: id.clone(), rooms: self.live.open_rooms() });
                 Ok(())
             }
-            ClientMsg::CreateRoom { public, options } => {
-                self.create_room(id, public.unwrap_or(true), options).await
+            ClientMsg::CreateRoom { public, options, variant } => {
+                self.create_room(id, public.unwrap_or(true), variant.unwrap_or_default(), options)
+                    .await
             }
-            ClientMsg::StartPractice { options, level, seat } => {
-                self.start_practice(id, options, level, seat).await
+            ClientMsg::StartPractice { options, level, seat, variant } => {
+                self.start_practice(id, options, level, seat, variant.unwrap_or_default()).await
             }
             ClientMsg::JoinRoom { room, invite, game, v } => {
                 self.join_room(id, room, invite, game, v).await
@@ -282,13 +283,14 @@ impl Conn {
         &mut self,
         id: &Option<ClientId>,
         public: bool,
+        variant: Variant,
         options: Option<serde_json::Value>,
     ) -> Result<(), ProtoError> {
         if self.resent(id) {
             return Ok(());
         }
-        let options = super::parse_options(options)?;
-        let (room, invite) = self.live.create_room(&self.peer.who, public, options)?;
+        let options = super::parse_options(variant, options)?;
+        let (room, invite) = self.live.create_room(&self.peer.who, public, variant, options)?;
         self.acknowledge(id, AckBody::Created { room: room.clone(), invite });
         // the creator joins its room at once
         self.join(&None, &room, (None, false)).await
@@ -300,31 +302,13 @@ impl Conn {
         options: Option<serde_json::Value>,
         level: Option<Level>,
         seat: Option<Seat>,
+        variant: Variant,
     ) -> Result<(), ProtoError> {
         if self.resent(id) {
             return Ok(());
         }
-        let options = super::parse_options(options)?;
         let who = &self.peer.who;
-        // checked before the game row is written (claimed when the room is made)
-        self.live.room_available(who.account_id)?;
-        let (seat, level) = (seat.unwrap_or(Seat::S), level.unwrap_or(Level::Standard));
-        let person = SeatOccupant::Account {
-            account_id: who.account_id,
-            name: who.name.clone(),
-            guest: who.guest,
-        };
-        let seats =
-            BySeat::from_fn(
-                |s| {
-                    if s == seat {
-                        person.clone()
-                    } else {
-                        SeatOccupant::Bot { level }
-                    }
-                },
-            );
-        let (game, room) = self.live.create_game(GameKind::Practice, seats, options).await?;
+        let (game, room) = self.live.start_practice(who, variant, options, level, seat).await?;
         self.acknowledge(id, AckBody::Practice { room: room.clone(), game });
         self.join(&None, &room, (None, false)).await
     }

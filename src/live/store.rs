@@ -1,8 +1,10 @@
 //! Database side of live play. Every accepted change is committed here before it is broadcast.
 //!
 //! `games.deployments` holds, while the game is `deploying`, the JSON of
-//! `[{"deployment": Deployment, "confirmed": bool}; 4]` (so a restart keeps confirmed set-ups);
-//! from the battle on, the JSON of `[Deployment; 4]` (the record's deployments).
+//! `[{"deployment": Deployment, "confirmed": bool}, ...]` (so a restart keeps confirmed set-ups);
+//! from the battle on, the JSON of `[Deployment, ...]` (the record's deployments). Both lists
+//! have one entry per seat of the game's variant, in its order (`Variant::seats`: N E S W for
+//! the four-player game, S N for Hidden Front); `games.variant` names the game.
 use super::finish::{self, FinishedGame};
 use super::{GameKind, SeatOccupant};
 use crate::db::schema::{accounts, game_actions, game_players, games};
@@ -11,13 +13,13 @@ use crate::error::{AppError, AppResult};
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
-use siguo_rules::{Action, BySeat, Deployment, Options, Seat, Status};
+use siguo_rules::{Action, BySeat, Deployment, Options, Seat, Status, Variant};
 
 fn now() -> NaiveDateTime {
     Utc::now().naive_utc()
 }
 
-fn to_json<T: Serialize>(v: &T) -> AppResult<String> {
+fn to_json<T: Serialize + ?Sized>(v: &T) -> AppResult<String> {
     serde_json::to_string(v).map_err(AppError::internal)
 }
 
@@ -34,20 +36,45 @@ pub struct DeploySeat {
     pub surrendered: bool,
 }
 
-/// Insert a new game in its deployment phase with its four seats; returns the id.
+impl DeploySeat {
+    /// The stand-in for a seat that does not play in the game's variant (Hidden Front's E and
+    /// W): no pieces, confirmed; never stored nor sent.
+    pub fn unused(seat: Seat) -> DeploySeat {
+        DeploySeat {
+            deployment: Deployment { seat, pieces: Default::default() },
+            confirmed: true,
+            surrendered: false,
+        }
+    }
+}
+
+/// The variant a stored name stands for (`games.variant`, `formations.variant`).
+pub fn parse_variant(s: &str) -> AppResult<Variant> {
+    serde_json::from_value(serde_json::Value::String(s.to_string()))
+        .map_err(|_| AppError::internal(format!("bad variant {s:?}")))
+}
+
+/// The seats of `variant` and their values, in the variant's order.
+pub fn in_variant_order<T: Clone>(variant: Variant, by: &BySeat<T>) -> Vec<T> {
+    variant.seats().iter().map(|s| by[*s].clone()).collect()
+}
+
+/// Insert a new game in its deployment phase with its seats (those of `variant`); returns the id.
 pub fn create_game(
     conn: &mut DbConn,
     kind: GameKind,
+    variant: Variant,
     options: &Options,
-    seats: &BySeat<SeatOccupant>,
+    seats: &BySeat<Option<SeatOccupant>>,
     deploying: &BySeat<DeploySeat>,
 ) -> AppResult<i64> {
     let options = to_json(options)?;
-    let deps = deploying_json(deploying)?;
+    let deps = deploying_json(variant, deploying)?;
     conn.transaction(|conn| {
         let id: i64 = diesel::insert_into(games::table)
             .values((
                 games::kind.eq(kind.as_str()),
+                games::variant.eq(variant.name()),
                 games::options.eq(&options),
                 games::state.eq("deploying"),
                 games::deployments.eq(Some(&deps)),
@@ -56,6 +83,7 @@ pub fn create_game(
             .returning(games::id)
             .get_result(conn)?;
         for (seat, occ) in seats.iter() {
+            let Some(occ) = occ else { continue };
             let (account, bot) = match occ {
                 SeatOccupant::Account { account_id, .. } => (Some(*account_id), None),
                 SeatOccupant::Bot { level } => {
@@ -77,37 +105,43 @@ pub fn create_game(
     })
 }
 
-/// Save the deployment phase state (after a swap, a confirm, ...).
-/// The stored form of the deployment phase: a JSON array in seat order (N, E, S, W).
-fn deploying_json(deploying: &BySeat<DeploySeat>) -> AppResult<String> {
-    to_json(&deploying.values().collect::<Vec<_>>())
+/// The stored form of the deployment phase: a JSON array in the variant's seat order.
+fn deploying_json(variant: Variant, deploying: &BySeat<DeploySeat>) -> AppResult<String> {
+    to_json(&in_variant_order(variant, deploying))
 }
 
+/// Save the deployment phase state (after a swap, a confirm, ...).
 pub fn save_deploying(
     conn: &mut DbConn,
     game_id: i64,
+    variant: Variant,
     deploying: &BySeat<DeploySeat>,
 ) -> AppResult<()> {
-    let deps = deploying_json(deploying)?;
+    let deps = deploying_json(variant, deploying)?;
     diesel::update(games::table.find(game_id))
         .set(games::deployments.eq(Some(deps)))
         .execute(conn)?;
     Ok(())
 }
 
-/// The battle starts with these deployments.
-pub fn start_battle(
-    conn: &mut DbConn,
-    game_id: i64,
-    deployments: &[Deployment; 4],
-) -> AppResult<()> {
-    let deps = to_json(deployments)?;
+/// The battle starts with these deployments (the variant's seats, in its order).
+pub fn start_battle(conn: &mut DbConn, game_id: i64, deployments: &[Deployment]) -> AppResult<()> {
+    let deps = to_json(&deployments)?;
     diesel::update(games::table.find(game_id))
         .set((
             games::state.eq("battle"),
             games::deployments.eq(Some(deps)),
             games::started_at.eq(Some(now())),
         ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A Hidden Front game that ended in its deployment phase (a player left without confirming;
+/// the room waits for a new opponent): no result, nobody's record.
+pub fn abort_game(conn: &mut DbConn, game_id: i64) -> AppResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((games::state.eq("aborted"), games::finished_at.eq(Some(now()))))
         .execute(conn)?;
     Ok(())
 }
@@ -172,7 +206,7 @@ fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<()> {
             games::finished_at.eq(Some(now())),
         ))
         .execute(conn)?;
-    for s in &f.seats {
+    for s in f.seats.iter().filter(|s| s.account_id.is_some() || s.bot.is_some()) {
         diesel::update(game_players::table.find((f.game_id, s.seat.letter().to_string())))
             .set((game_players::escaped.eq(s.escaped), game_players::surrendered.eq(s.surrendered)))
             .execute(conn)?;
@@ -185,8 +219,10 @@ fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<()> {
 pub struct StoredGame {
     pub id: i64,
     pub kind: GameKind,
+    pub variant: Variant,
     pub options: Options,
-    pub seats: BySeat<SeatOccupant>,
+    /// the variant's seats are filled, the others `None`
+    pub seats: BySeat<Option<SeatOccupant>>,
     pub escaped: BySeat<bool>,
     pub stage: StoredStage,
 }
@@ -194,10 +230,12 @@ pub struct StoredGame {
 /// Where an unfinished game stands.
 #[derive(Clone, Debug)]
 pub enum StoredStage {
-    /// the deployment phase (the stored set-ups, if readable)
+    /// the deployment phase (the stored set-ups, if readable; unused seats as
+    /// [`DeploySeat::unused`])
     Deploying(Option<BySeat<DeploySeat>>),
     Battle {
-        deployments: [Deployment; 4],
+        /// the variant's seats, in its order
+        deployments: Vec<Deployment>,
         actions: Vec<Action>,
     },
 }
@@ -214,6 +252,7 @@ const GAME_COLUMNS: (
     games::created_at,
     games::started_at,
     games::finished_at,
+    games::variant,
 ) = (
     games::id,
     games::kind,
@@ -224,6 +263,7 @@ const GAME_COLUMNS: (
     games::created_at,
     games::started_at,
     games::finished_at,
+    games::variant,
 );
 
 type GameRow = (
@@ -236,6 +276,7 @@ type GameRow = (
     NaiveDateTime,
     Option<NaiveDateTime>,
     Option<NaiveDateTime>,
+    String,
 );
 
 type PlayerRow = (String, Option<i64>, Option<String>, bool, bool, Option<String>, Option<bool>);
@@ -290,7 +331,8 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
         .select(GAME_COLUMNS)
         .load(conn)?;
     let mut out = vec![];
-    for (id, kind, options, state, deps, _, _, _, _) in rows {
+    for (id, kind, options, state, deps, _, _, _, _, variant) in rows {
+        let variant = parse_variant(&variant)?;
         let players = load_players(conn, id)?;
         let mut seats: BySeat<Option<SeatOccupant>> = BySeat::default();
         let mut escaped: BySeat<bool> = BySeat::default();
@@ -309,15 +351,17 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
                 (None, None) => return Err(AppError::internal(format!("game {id}: empty seat"))),
             });
         }
-        let seats = seats
-            .all_filled()
-            .ok_or_else(|| AppError::internal(format!("game {id}: missing seat")))?;
+        if variant.seats().iter().any(|s| seats[*s].is_none()) {
+            return Err(AppError::internal(format!("game {id}: missing seat")));
+        }
         let stage = match (state.as_str(), deps) {
             ("deploying", d) => {
                 let stored: Option<Vec<DeploySeat>> =
                     d.map(|d| from_json(&d, "deploying")).transpose()?;
-                let four = stored.and_then(|v| <[DeploySeat; 4]>::try_from(v).ok());
-                StoredStage::Deploying(four.map(BySeat::from))
+                let all = stored
+                    .filter(|v| v.len() == variant.seats().len())
+                    .map(|v| by_variant_seat(variant, v, DeploySeat::unused));
+                StoredStage::Deploying(all)
             }
             (_, Some(d)) => StoredStage::Battle {
                 deployments: from_json(&d, "deployments")?,
@@ -330,6 +374,7 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
         };
         out.push(StoredGame {
             id,
+            variant,
             kind: GameKind::parse(&kind)
                 .ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
             options: from_json(&options, "options")?,
@@ -341,15 +386,26 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
     Ok(out)
 }
 
+/// A list in the variant's seat order as a `BySeat`, `unused` for the other seats.
+fn by_variant_seat<T>(variant: Variant, v: Vec<T>, unused: impl Fn(Seat) -> T) -> BySeat<T> {
+    let mut slots: BySeat<Option<T>> = BySeat::default();
+    for (s, x) in variant.seats().iter().zip(v) {
+        slots[*s] = Some(x);
+    }
+    BySeat::from_fn(|s| slots[s].take().unwrap_or_else(|| unused(s)))
+}
+
 // ---- replays and history ----
 
 /// A game as `GET /api/games/{id}` shows it (before redaction by the caller).
 pub struct LoadedGame {
     pub id: i64,
     pub kind: String,
+    pub variant: Variant,
     pub state: String,
     pub options: Options,
-    pub deployments: Option<[Deployment; 4]>,
+    /// the variant's seats, in its order
+    pub deployments: Option<Vec<Deployment>>,
     pub result: Option<Status>,
     pub created_at: NaiveDateTime,
     pub started_at: Option<NaiveDateTime>,
@@ -359,8 +415,20 @@ pub struct LoadedGame {
 }
 
 pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
-    let row: Option<GameRow> = games::table.find(id).select(GAME_COLUMNS).first(conn).optional()?;
-    let Some((id, kind, options, state, deps, result, created_at, started_at, finished_at)) = row
+    let row: Option<GameRow> =
+        games::table.find(id).select(GAME_COLUMNS).first(conn).optional()?;
+    let Some((
+        id,
+        kind,
+        options,
+        state,
+        deps,
+        result,
+        created_at,
+        started_at,
+        finished_at,
+        variant,
+    )) = row
     else {
         return Err(AppError::NotFound { what: "game" });
     };
@@ -378,6 +446,7 @@ pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
     Ok(LoadedGame {
         id,
         kind,
+        variant: parse_variant(&variant)?,
         options: from_json(&options, "options")?,
         deployments,
         result: result.map(|r| from_json(&r, "result")).transpose()?,
@@ -394,15 +463,27 @@ fn deployments_present(state: &str) -> bool {
     matches!(state, "battle" | "finished")
 }
 
-/// (id, kind, state, result, seat, created, finished, escaped, surrendered)
-type ListRow =
-    (i64, String, String, Option<String>, String, NaiveDateTime, Option<NaiveDateTime>, bool, bool);
+/// (id, kind, state, result, seat, created, finished, escaped, surrendered, variant)
+type ListRow = (
+    i64,
+    String,
+    String,
+    Option<String>,
+    String,
+    NaiveDateTime,
+    Option<NaiveDateTime>,
+    bool,
+    bool,
+    String,
+);
 
 /// One game in an account's list (`GET /api/me/games`, `/api/accounts/{name}/games`).
 #[derive(Clone, Debug, Serialize)]
 pub struct GameListItem {
     pub id: i64,
     pub kind: String,
+    /// `four_player` or `hidden_front`
+    pub variant: Variant,
     pub state: String,
     /// the account's first seat, and all of its seats (two under dual control)
     pub seat: String,
@@ -452,11 +533,14 @@ pub fn list_games(
             games::finished_at,
             game_players::escaped,
             game_players::surrendered,
+            games::variant,
         ))
         .load(conn)?;
     // group dual-control rows (two seats, one game)
     let mut out: Vec<GameListItem> = vec![];
-    for (id, kind, state, result, seat, created_at, finished_at, escaped, surrendered) in rows {
+    for (id, kind, state, result, seat, created_at, finished_at, escaped, surrendered, variant) in
+        rows
+    {
         if let Some(last) = out.last_mut().filter(|l| l.id == id) {
             last.seats.push(seat);
             continue;
@@ -478,6 +562,7 @@ pub fn list_games(
         out.push(GameListItem {
             id,
             kind,
+            variant: parse_variant(&variant)?,
             state,
             seat,
             seats,
@@ -528,15 +613,18 @@ pub fn account_id_by_name(conn: &mut DbConn, name: &str) -> AppResult<i64> {
         .ok_or(AppError::NotFound { what: "account" })
 }
 
-/// A saved formation of `account` (for `load_formation`).
+/// A saved formation of `account` for `variant`'s game (for `load_formation`); one saved for
+/// the other game is `not_found`.
 pub fn load_formation(
     conn: &mut DbConn,
     account: i64,
+    variant: Variant,
     id: i64,
 ) -> AppResult<siguo_rules::Formation> {
     use crate::db::schema::formations;
     let data: Option<String> = formations::table
         .filter(formations::id.eq(id).and(formations::account_id.eq(account)))
+        .filter(formations::variant.eq(variant.name()))
         .select(formations::data)
         .first(conn)
         .optional()?;

@@ -7,6 +7,7 @@ mod support;
 mod clock;
 mod game;
 mod hardening;
+mod hidden_front;
 mod protocol;
 mod resync;
 mod rooms;

@@ -31,6 +31,8 @@ pub struct Client {
     next_id: u64,
     /// seats this client controls in the game under test (for the hidden-rank scan)
     pub seats: BTreeSet<char>,
+    /// the game under test is Hidden Front (stations `A1`…`E12`, seats S and N)
+    pub hidden_front: bool,
     pub closed: Option<(u16, String)>,
 }
 
@@ -92,6 +94,7 @@ impl Client {
             frames: vec![],
             next_id: (rand::random::<u32>() as u64) << 16,
             seats: BTreeSet::new(),
+            hidden_front: false,
             closed: None,
         };
         let hello = c.next_of("hello").await;
@@ -228,7 +231,7 @@ impl Client {
     /// Scan every frame received so far for a rank this client may not see.
     pub fn assert_no_hidden_ranks(&self) {
         for f in &self.frames {
-            if let Some(bad) = hidden_rank_in(f, &self.seats) {
+            if let Some(bad) = hidden_rank_in_game(f, &self.seats, self.hidden_front) {
                 panic!(
                     "{} (seats {:?}) received a hidden rank {bad} in {f}",
                     self.name, self.seats
@@ -242,6 +245,27 @@ impl Client {
 /// Allowed: own pieces; a flag whose seat's flag is revealed in the same frame's view; anything
 /// in a frame whose view says the game is over (full reveal).
 pub fn hidden_rank_in(frame: &Value, seats: &BTreeSet<char>) -> Option<String> {
+    hidden_rank_in_game(frame, seats, false)
+}
+
+/// The owner of a deployment's station: the seat letter of a four-player station (`"Na1"`), the
+/// half of a Hidden Front one (`"A1"`…`"E6"` North, `"A7"`…`"E12"` South).
+fn station_owner(k: &str, hidden_front: bool) -> Option<char> {
+    if hidden_front {
+        let row: u32 = k.get(1..)?.parse().ok()?;
+        return Some(if row <= 6 { 'N' } else { 'S' });
+    }
+    k.chars().next()
+}
+
+/// [`hidden_rank_in`] for either game (in Hidden Front the seats are S and N, and `"E7"` is a
+/// station, not a piece).
+pub fn hidden_rank_in_game(
+    frame: &Value,
+    seats: &BTreeSet<char>,
+    hidden_front: bool,
+) -> Option<String> {
+    let owners = if hidden_front { "NS" } else { "NESW" };
     let view = &frame["view"];
     let over = view.is_object() && view["status"]["state"] != "ongoing";
     let revealed: BTreeSet<char> = view["flags_revealed"]
@@ -254,7 +278,7 @@ pub fn hidden_rank_in(frame: &Value, seats: &BTreeSet<char>) -> Option<String> {
         if let Some(s) = v.as_str() {
             let c: Vec<char> = s.chars().collect();
             if c.len() == 2
-                && "NESW".contains(c[0])
+                && owners.contains(c[0])
                 && "123456789BMF".contains(c[1])
                 && !seats.contains(&c[0])
             {
@@ -269,7 +293,7 @@ pub fn hidden_rank_in(frame: &Value, seats: &BTreeSet<char>) -> Option<String> {
             if let Some(m) = v.as_object() {
                 for (k, r) in m {
                     if r.as_str().is_some_and(|r| r.len() == 1)
-                        && !k.starts_with(|c: char| seats.contains(&c))
+                        && !station_owner(k, hidden_front).is_some_and(|c| seats.contains(&c))
                         && !over
                     {
                         bad = Some(format!("{k}={r}"));

@@ -147,10 +147,10 @@ fn doc_examples() {
 #[test]
 fn the_doc_check_fails_on_a_wrong_example() {
     let wrong =
-        "```json server\n{\"type\":\"presence\",\"room\":\"r\",\"seats\":{\"N\":true}}\n```\n";
+        "```json server\n{\"type\":\"presence\",\"room\":\"r\",\"seats\":{\"X\":true}}\n```\n";
     let blocks = doc_blocks(wrong);
     let parsed: Result<ServerMsg, _> = serde_json::from_value(blocks[0].values[0].clone());
-    assert!(parsed.is_err(), "a presence with one seat must not parse");
+    assert!(parsed.is_err(), "a presence with a seat that does not exist must not parse");
     let unlabelled = doc_blocks("```json\n{}\n```\n");
     assert_eq!(unlabelled[0].kind, "");
 }

@@ -10,7 +10,8 @@ use crate::live::{SeatOccupant, Who};
 use diesel::Connection;
 use siguo_bots::Bot;
 use siguo_rules::{
-    Action, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Viewer,
+    Action, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Status, Viewer,
+    WinReason,
 };
 
 impl Room {
@@ -62,7 +63,9 @@ impl Room {
         self.need_not_escaped(seat)?;
         let mut actions = vec![Action::OfferDraw { seat }];
         let p = seat.partner();
-        if self.seats_of_account(who.account_id).any(|s| s == p) && !game.is_eliminated(p) {
+        let dual =
+            self.variant.is_four_player() && self.seats_of_account(who.account_id).any(|s| s == p);
+        if dual && !game.is_eliminated(p) {
             actions.push(Action::AcceptDraw { seat: p });
         }
         self.commit(actions).await?;
@@ -113,8 +116,8 @@ impl Room {
             .await?;
         let b = self.phase.battle_mut()?;
         b.actions += actions.len();
-        for bot in b.table.bots.values_mut().flatten() {
-            events.iter().for_each(|e| bot.observe(e));
+        for bot in b.table.bots.values_mut() {
+            super::spawn::observe_all(bot, &events);
         }
         let over = g.is_over();
         if !over && before != (g.turn(), g.steps()) {
@@ -142,7 +145,7 @@ impl Room {
     /// What the ladder needs to know of a game that is over.
     pub(super) fn finished_game(&self, game: &Game) -> FinishedGame {
         let seats = Seat::ALL.map(|s| {
-            let player = self.phase.table().map(|t| &t.players[s]);
+            let player = self.phase.table().and_then(|t| t.players[s].as_ref());
             let (account_id, guest, bot) = match player.map(|p| &p.occ) {
                 Some(SeatOccupant::Account { account_id, guest, .. }) => {
                     (Some(*account_id), *guest, None)
@@ -156,7 +159,9 @@ impl Room {
                 guest,
                 bot,
                 escaped: player.is_some_and(|p| p.escaped),
-                surrendered: game.elimination(s) == Some(ElimReason::Surrendered),
+                surrendered: game.elimination(s) == Some(ElimReason::Surrendered)
+                    || matches!(game.status(), Status::SeatWon { winner, reason: WinReason::Surrender }
+                        if winner != s && self.variant.has_seat(s)),
             }
         });
         FinishedGame {
@@ -180,7 +185,7 @@ impl Room {
             }
             _ => None,
         };
-        let (list, save) = (seats.to_vec(), deploying.clone());
+        let (list, save, variant) = (seats.to_vec(), deploying.clone(), self.variant);
         self.live
             .db()
             .run(move |c| {
@@ -189,19 +194,28 @@ impl Room {
                         store::mark_escaped(c, id, *s)?;
                     }
                     if let Some(d) = save {
-                        store::save_deploying(c, id, &d)?;
+                        store::save_deploying(c, id, variant, &d)?;
                     }
                     Ok::<_, AppError>(())
                 })
             })
             .await?;
         if let Some(t) = self.phase.table_mut() {
-            seats.iter().for_each(|s| t.players[*s].escaped = true);
+            for s in seats {
+                if let Some(p) = t.players[*s].as_mut() {
+                    p.escaped = true;
+                }
+            }
         }
         if let (Phase::Deploying(d), Some(all)) = (&mut self.phase, deploying) {
             d.seats = all;
         }
         self.publish(seats.iter().map(|s| LiveEvent::Escaped { seat: *s }.into()).collect());
+        if !self.variant.is_four_player() && matches!(self.phase, Phase::Battle(_)) {
+            // Hidden Front: away past the grace loses the game
+            let give_up = seats.iter().map(|s| Action::Surrender { seat: *s }).collect();
+            return self.commit(give_up).await.map_err(|e| AppError::internal(e.message));
+        }
         self.start_battle_if_all_confirmed().await
     }
 
@@ -227,7 +241,7 @@ impl Room {
         for _ in 0..64 {
             let Phase::Battle(b) = &self.phase else { return };
             let Some(turn) = b.game.turn() else { return };
-            if !b.table.players[turn].escaped {
+            if !b.table.players[turn].as_ref().is_some_and(|p| p.escaped) {
                 break;
             }
             if let Err(e) = self.commit(vec![Action::Timeout]).await {
@@ -260,7 +274,7 @@ impl Room {
             // clock runs while a bot waits (a bot whose turn ends first is skipped like anyone)
             let Ok(permit) = thinkers.acquire_owned().await else { return };
             let res = tokio::task::spawn_blocking(move || {
-                let mv = if moves.is_empty() { None } else { Some(bot.choose(&view, &moves)) };
+                let mv = super::spawn::bot_choice(&mut bot, &view, &moves);
                 (bot, mv)
             })
             .await;

@@ -22,6 +22,9 @@ impl Room {
         }
         let seat = self.seats_of_account(who.account_id).next();
         let team_of = match (team, seat) {
+            (true, _) if !self.variant.is_four_player() => {
+                return Err(ProtoError::new(ErrorCode::BadMessage, "this game has no teams"))
+            }
             (true, None) => {
                 return Err(ProtoError::new(ErrorCode::NotYourSeat, "team chat needs a seat"))
             }

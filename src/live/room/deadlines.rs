@@ -29,17 +29,20 @@ impl Room {
         self.live.config().finished_room_seconds as i64 * 1000
     }
 
-    /// Ranked, deploying or battle: when each absent seat escapes.
+    /// Ranked, deploying or battle, and Hidden Front's battle (hidden-front.md §5: away 60 s
+    /// in a row loses): when each absent seat escapes.
     fn escape_deadlines(&self) -> impl Iterator<Item = (Seat, i64)> + '_ {
         let grace = self.options.reconnect_seconds as i64 * 1000;
+        let hidden_front = !self.variant.is_four_player();
         let table = match &self.phase {
             Phase::Deploying(d) if self.kind.is_ranked() => Some(&d.table),
-            Phase::Battle(b) if self.kind.is_ranked() => Some(&b.table),
+            Phase::Battle(b) if self.kind.is_ranked() || hidden_front => Some(&b.table),
             _ => None,
         };
         table.into_iter().flat_map(move |t| {
             t.players
                 .iter()
+                .filter_map(|(s, p)| Some((s, p.as_ref()?)))
                 .filter(|(_, p)| !p.escaped)
                 .filter_map(move |(s, p)| Some((s, p.offline_since? + grace)))
         })
@@ -76,6 +79,19 @@ impl Room {
                 self.retry_at = Some(now + 1000);
                 return;
             }
+        }
+        let gone = match &self.phase {
+            Phase::Deploying(d) if d.deadline <= now && self.seat_lost_when_gone() => {
+                self.unconfirmed_away(None)
+            }
+            _ => vec![],
+        };
+        if !gone.is_empty() {
+            if let Err(e) = self.reopen_seats(&gone).await {
+                tracing::error!(room = %self.id, error = ?e, "reopen seats");
+                self.retry_at = Some(now + 1000);
+            }
+            return;
         }
         match &mut self.phase {
             Phase::Deploying(d) if d.deadline <= now => {

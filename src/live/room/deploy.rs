@@ -1,11 +1,11 @@
 //! Deployment (布阵): the game row is created with a random set-up per seat (bots deploy and
 //! confirm at once); people swap, randomize, load and confirm; then the battle starts.
-use super::phase::{Battle, Deploy, Finished, Phase, Player, Table};
+use super::phase::{Battle, Deploy, Finished, Lobby, Phase, Player, Slot, Table};
 use super::{spawn, Answer, Room};
 use crate::error::{AppError, AppResult};
 use crate::live::protocol::{now_ms, AckBody, ErrorCode, LiveEvent, ProtoError, WireEvent};
 use crate::live::store::{self, DeploySeat};
-use crate::live::{SeatOccupant, Who};
+use crate::live::{GameKind, SeatOccupant, Who};
 use siguo_rules::{Action, BySeat, Deployment, Formation, Game, RuleError, Seat, Station};
 
 const DONE: Answer = Ok(Some(AckBody::Empty {}));
@@ -17,32 +17,38 @@ impl Room {
         let Phase::Waiting(lobby) = &self.phase else {
             return Err(AppError::internal("deployment begins in a waiting room"));
         };
-        let occupants = lobby
-            .seats
-            .map(|_, s| s.as_ref().map(|x| x.occ.clone()))
-            .all_filled()
-            .ok_or_else(|| AppError::internal("deployment needs four seats"))?;
+        let variant = self.variant;
+        let occupants =
+            BySeat::from_fn(|s| lobby.seats[s].as_ref().filter(|_| variant.has_seat(s)))
+                .map(|_, x| x.map(|x| x.occ.clone()));
+        if variant.seats().iter().any(|s| occupants[*s].is_none()) {
+            return Err(AppError::internal("deployment needs every seat filled"));
+        }
         let budget = self.live.config().bot_budget_ms;
         let mut bots = occupants.map(|_, occ| match occ {
-            SeatOccupant::Bot { level } => Some(spawn::make_bot(*level, budget)),
-            SeatOccupant::Account { .. } => None,
+            Some(SeatOccupant::Bot { level }) => Some(spawn::make_bot(*level, budget)),
+            _ => None,
         });
-        let seats = BySeat::from_fn(|s| match bots[s].as_mut() {
-            Some(b) => DeploySeat {
-                deployment: b.deploy(s, &self.options),
+        let seats = BySeat::from_fn(|s| match (occupants[s].as_ref(), bots[s].as_mut()) {
+            (None, _) => DeploySeat::unused(s),
+            (Some(_), Some(b)) => DeploySeat {
+                deployment: spawn::bot_deployment(b.as_mut(), variant, s, &self.options),
                 confirmed: true,
                 surrendered: false,
             },
-            None => DeploySeat {
-                deployment: Deployment::random(s, &self.options, &mut spawn::rng()),
+            (Some(_), None) => DeploySeat {
+                deployment: Deployment::random_for(variant, s, &self.options, &mut spawn::rng()),
                 confirmed: false,
                 surrendered: false,
             },
         });
         let (kind, options, occ, deps) =
             (self.kind, self.options, occupants.clone(), seats.clone());
-        let game_id =
-            self.live.db().run(move |c| store::create_game(c, kind, &options, &occ, &deps)).await?;
+        let game_id = self
+            .live
+            .db()
+            .run(move |c| store::create_game(c, kind, variant, &options, &occ, &deps))
+            .await?;
         let now = now_ms();
         let online = BySeat::from_fn(|s| self.online(s));
         let Phase::Waiting(lobby) = &mut self.phase else {
@@ -50,17 +56,18 @@ impl Room {
         };
         let slots = std::mem::take(&mut lobby.seats);
         let players = BySeat::from_fn(|s| {
+            let occ = occupants[s].clone()?;
             let offline_since = slots[s].as_ref().and_then(|x| x.offline_since);
-            let person = occupants[s].account_id().is_some();
-            Player {
-                occ: occupants[s].clone(),
+            let person = occ.account_id().is_some();
+            Some(Player {
+                occ,
                 offline_since: if person && !online[s] {
                     offline_since.or(Some(now))
                 } else {
                     offline_since
                 },
                 escaped: false,
-            }
+            })
         });
         let deadline = now_ms() + self.options.deploy_seconds as i64 * 1000;
         self.phase =
@@ -96,7 +103,7 @@ impl Room {
 
     pub(super) async fn randomize(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
         let seat = self.deploy_seat(who, seat)?;
-        let d = Deployment::random(seat, &self.options, &mut spawn::rng());
+        let d = Deployment::random_for(self.variant, seat, &self.options, &mut spawn::rng());
         self.set_deployment(seat, d).await
     }
 
@@ -113,9 +120,12 @@ impl Room {
                 "guests have no saved formations",
             ));
         }
-        let account = who.account_id;
-        let f: Formation =
-            self.live.db().run(move |c| store::load_formation(c, account, formation)).await?;
+        let (account, variant) = (who.account_id, self.variant);
+        let f: Formation = self
+            .live
+            .db()
+            .run(move |c| store::load_formation(c, account, variant, formation))
+            .await?;
         self.set_formation(who, Some(seat), &f).await
     }
 
@@ -126,7 +136,7 @@ impl Room {
         f: &Formation,
     ) -> Answer {
         let seat = self.deploy_seat(who, seat)?;
-        let d = Deployment::from_formation(seat, f, &self.options)?;
+        let d = Deployment::from_formation_for(self.variant, seat, f, &self.options)?;
         self.set_deployment(seat, d).await
     }
 
@@ -143,8 +153,8 @@ impl Room {
 
     pub(super) async fn save_deploying(&self, seats: &BySeat<DeploySeat>) -> AppResult<()> {
         let id = self.phase.game_id().ok_or_else(|| AppError::internal("no game"))?;
-        let seats = seats.clone();
-        self.live.db().run(move |c| store::save_deploying(c, id, &seats)).await
+        let (seats, variant) = (seats.clone(), self.variant);
+        self.live.db().run(move |c| store::save_deploying(c, id, variant, &seats)).await
     }
 
     pub(super) async fn confirm(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
@@ -198,9 +208,12 @@ impl Room {
         let Phase::Deploying(deploy) = &self.phase else {
             return Err(AppError::internal("the battle starts from deployment"));
         };
-        let deps: [Deployment; 4] = deploy.seats.map(|_, d| d.deployment.clone()).into_array();
+        let deps: Vec<Deployment> = store::in_variant_order(self.variant, &deploy.seats)
+            .into_iter()
+            .map(|d| d.deployment)
+            .collect();
         let surrendered: Vec<Seat> = deploy.seats.seats_where(|d| d.surrendered).collect();
-        let game = Game::new(self.options, &deps)
+        let game = Game::start(self.variant, self.options, &deps)
             .map_err(|e| AppError::internal(format!("deployment: {e}")))?;
         let id = deploy.table.game_id;
         let finished = game.is_over().then(|| self.finished_game(&game));
@@ -219,8 +232,8 @@ impl Room {
             return Err(AppError::internal("the battle starts from deployment"));
         };
         let mut table = deploy.table;
-        for b in table.bots.values_mut().flatten() {
-            initial.iter().for_each(|e| b.observe(e));
+        for b in table.bots.values_mut() {
+            spawn::observe_all(b, &initial);
         }
         self.phase = if game.is_over() {
             Phase::Finished(Finished { table, game, at: now_ms() })
@@ -242,6 +255,44 @@ impl Room {
                 tracing::error!(room = %self.id, error = ?e, "surrender made during deployment");
             }
         }
+        Ok(())
+    }
+
+    /// Hidden Front's casual rooms (hidden-front.md §6): a player who left without confirming
+    /// loses the seat and the other waits for a new opponent.
+    pub(super) fn seat_lost_when_gone(&self) -> bool {
+        !self.variant.is_four_player() && self.kind == GameKind::Casual
+    }
+
+    /// The seats of people who left without confirming (`all`: or whose deployment is not
+    /// confirmed while they are away).
+    pub(super) fn unconfirmed_away(&self, account: Option<i64>) -> Vec<Seat> {
+        let Phase::Deploying(d) = &self.phase else { return vec![] };
+        let away = |s: Seat| match account {
+            Some(a) => self.phase.account_at(s) == Some(a),
+            None => self.phase.account_at(s).is_some() && !self.online(s),
+        };
+        self.seats().iter().copied().filter(|s| !d.seats[*s].confirmed && away(*s)).collect()
+    }
+
+    /// These seats lose their places: the game ends unplayed (`aborted`) and the room waits
+    /// again, the others keeping their seats (not ready).
+    pub(super) async fn reopen_seats(&mut self, gone: &[Seat]) -> AppResult<()> {
+        let id = self.phase.game_id().ok_or_else(|| AppError::internal("no game"))?;
+        self.live.db().run(move |c| store::abort_game(c, id)).await?;
+        let Phase::Deploying(d) = std::mem::take(&mut self.phase) else {
+            return Err(AppError::internal("seats reopen during deployment"));
+        };
+        let mut players = d.table.players;
+        let seats = BySeat::from_fn(|s| {
+            let p = players[s].take().filter(|_| !gone.contains(&s))?;
+            let ready = p.occ.account_id().is_none();
+            Some(Slot { occ: p.occ, ready, offline_since: p.offline_since })
+        });
+        let empty_since = self.subs.is_empty().then(now_ms);
+        self.phase = Phase::Waiting(Lobby { seats, empty_since });
+        self.live.forget_game(id);
+        self.broadcast_room();
         Ok(())
     }
 }

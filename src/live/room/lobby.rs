@@ -13,16 +13,18 @@ pub(super) const KICK_BAN_MS: i64 = 10 * 60_000;
 
 impl Room {
     pub(super) fn take_seat(&mut self, who: &Who, seat: Seat) -> Answer {
+        self.need_seat(seat)?;
+        let one_seat_each = !self.variant.is_four_player();
         let lobby = self.phase.lobby_mut()?;
         match lobby.seats[seat].as_ref() {
             Some(sl) if sl.occ.account_id() == Some(who.account_id) => return DONE,
             Some(_) => return Err(ProtoError::new(ErrorCode::SeatTaken, "that seat is taken")),
             None => {}
         }
-        // holding a seat of the other team: switch
+        // holding a seat of the other team (Hidden Front: any other seat): switch
         for (s, slot) in lobby.seats.iter_mut() {
             let mine = slot.as_ref().and_then(|x| x.occ.account_id()) == Some(who.account_id);
-            if s.team() != seat.team() && mine {
+            if (one_seat_each || s.team() != seat.team()) && mine {
                 *slot = None;
             }
         }
@@ -38,6 +40,7 @@ impl Room {
     }
 
     pub(super) fn leave_seat(&mut self, who: &Who, seat: Seat) -> Answer {
+        self.need_seat(seat)?;
         let lobby = self.phase.lobby_mut()?;
         if lobby.seats[seat].as_ref().and_then(|s| s.occ.account_id()) != Some(who.account_id) {
             return Err(ProtoError::new(ErrorCode::NotYourSeat, "that is not your seat"));
@@ -49,6 +52,7 @@ impl Room {
     }
 
     pub(super) async fn add_bot(&mut self, who: &Who, seat: Seat, level: Option<Level>) -> Answer {
+        self.need_seat(seat)?;
         self.phase.lobby_mut()?;
         self.need_host(who)?;
         let lobby = self.phase.lobby_mut()?;
@@ -63,6 +67,7 @@ impl Room {
     }
 
     pub(super) fn remove_bot(&mut self, who: &Who, seat: Seat) -> Answer {
+        self.need_seat(seat)?;
         self.phase.lobby_mut()?;
         self.need_host(who)?;
         let lobby = self.phase.lobby_mut()?;
@@ -75,6 +80,7 @@ impl Room {
     }
 
     pub(super) fn kick(&mut self, who: &Who, seat: Seat) -> Answer {
+        self.need_seat(seat)?;
         self.phase.lobby_mut()?;
         self.need_host(who)?;
         let lobby = self.phase.lobby_mut()?;
@@ -116,8 +122,15 @@ impl Room {
     }
 
     /// `leave_room`: unsubscribe; in a waiting room also free the seats (and pass the host
-    /// on); in a ranked game, an escape.
+    /// on); in a ranked game, an escape; in a Hidden Front room during deployment, an
+    /// unconfirmed seat is lost and the room waits again.
     pub(super) async fn leave(&mut self, conn_id: u64, who: &Who) -> Answer {
+        if self.seat_lost_when_gone() {
+            let gone = self.unconfirmed_away(Some(who.account_id));
+            if !gone.is_empty() {
+                self.reopen_seats(&gone).await?;
+            }
+        }
         match &self.phase {
             Phase::Waiting(_) => {
                 self.free_seats_of(who.account_id);
@@ -153,7 +166,7 @@ impl Room {
 
     /// The first seated person, else any other subscriber.
     fn next_host(&self, leaving: i64) -> Option<i64> {
-        let seated = Seat::ALL.into_iter().find_map(|s| self.phase.account_at(s));
+        let seated = self.seats().iter().find_map(|s| self.phase.account_at(*s));
         seated.or_else(|| self.subs.values().map(|s| s.who.account_id).find(|a| *a != leaving))
     }
 
@@ -177,12 +190,16 @@ impl Room {
         }
     }
 
-    /// Start when four seats are filled, one of them by a person, and every seat is ready.
+    /// Start when every seat of the game is filled (four, or Hidden Front's two), one of them
+    /// by a person, and every seat is ready.
     async fn maybe_start(&mut self) -> Result<(), ProtoError> {
         let Phase::Waiting(l) = &self.phase else { return Ok(()) };
-        let Some(slots) = l.seats.map(|_, s| s.as_ref()).all_filled() else { return Ok(()) };
-        let people = slots.values().filter(|s| s.occ.account_id().is_some()).count();
-        if people == 0 || !slots.values().all(|s| s.ready) {
+        let slots: Vec<&Slot> = self.seats().iter().filter_map(|s| l.seats[*s].as_ref()).collect();
+        if slots.len() < self.seats().len() {
+            return Ok(());
+        }
+        let people = slots.iter().filter(|s| s.occ.account_id().is_some()).count();
+        if people == 0 || !slots.iter().all(|s| s.ready) {
             return Ok(());
         }
         self.begin_deployment().await?;

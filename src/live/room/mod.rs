@@ -25,7 +25,7 @@ use super::{ClientTx, GameKind, Live, Who};
 use history::History;
 use phase::Phase;
 use siguo_bots::Bot;
-use siguo_rules::{Move, Options, Seat};
+use siguo_rules::{Move, Options, Seat, Variant};
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -74,6 +74,8 @@ struct Room {
     me: mpsc::Sender<Cmd>,
     id: String,
     kind: GameKind,
+    /// which game: its seats are `variant.seats()` (Hidden Front: S and N)
+    variant: Variant,
     public: bool,
     invite: Option<String>,
     /// accounts that presented the invite code (they may come back by room id)
@@ -118,6 +120,22 @@ impl Room {
             }
         }
         self.release_owner();
+    }
+
+    /// The seats that play in this room's game.
+    fn seats(&self) -> &'static [Seat] {
+        self.variant.seats()
+    }
+
+    /// `bad_seat` for a seat that does not play in this room's game (Hidden Front: E, W).
+    fn need_seat(&self, seat: Seat) -> Result<(), ProtoError> {
+        if self.variant.has_seat(seat) {
+            return Ok(());
+        }
+        Err(ProtoError::new(
+            ErrorCode::BadSeat,
+            format!("seat {} does not play in {}", seat.letter(), self.variant.name()),
+        ))
     }
 
     /// Close the room now, before anything is answered: its owner's room slot is free, its

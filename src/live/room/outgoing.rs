@@ -3,13 +3,13 @@ use super::history::Catchup;
 use super::phase::Phase;
 use super::{Answer, Room};
 use crate::live::protocol::{
-    now_ms, raw_event, AckBody, ClientId, Clock, DeploymentMsg, Events, LegalMoves, PhaseName,
-    RawEvent, RoomMsg, RoomSummary, SeatInfo, SeatedRoom, ServerMsg, Snapshot, SummarySeat, Update,
-    WireEvent, YouInRoom, YouSeats,
+    now_ms, raw_event, seat_map, AckBody, ClientId, Clock, DeploymentMsg, Events, LegalMoves,
+    PhaseName, RawEvent, RoomMsg, RoomSummary, SeatInfo, SeatMap, SeatedRoom, ServerMsg, Snapshot,
+    SummarySeat, Update, WireEvent, YouInRoom, YouSeats,
 };
 use crate::live::{ClientTx, GameKind, SeatOccupant, Who};
 use bytestring::ByteString;
-use siguo_rules::{BySeat, Seat, Viewer};
+use siguo_rules::{Seat, Viewer};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -26,8 +26,8 @@ impl Room {
         }
     }
 
-    fn seat_infos(&self) -> BySeat<Option<SeatInfo>> {
-        BySeat::from_fn(|s| {
+    fn seat_infos(&self) -> SeatMap<Option<SeatInfo>> {
+        seat_map(self.variant, |s| {
             let occ = self.phase.occupant(s)?;
             let ready = match &self.phase {
                 Phase::Waiting(l) => l.seats[s].as_ref().is_some_and(|x| x.ready),
@@ -48,6 +48,7 @@ impl Room {
         ServerMsg::Room(Box::new(RoomMsg {
             room: self.id.clone(),
             kind: self.kind,
+            variant: self.variant,
             public: self.public,
             invite: self.invite.clone().filter(|_| self.may_see_invite(account_id)),
             host: self.host_name(),
@@ -98,10 +99,10 @@ impl Room {
         let (deployments, confirmed) = match &self.phase {
             Phase::Deploying(d) => (
                 Some(mine.iter().map(|s| (*s, d.seats[*s].deployment.clone())).collect()),
-                d.seats.seats_where(|x| x.confirmed).collect(),
+                self.seats().iter().copied().filter(|s| d.seats[*s].confirmed).collect(),
             ),
             Phase::Waiting(_) => (None, vec![]),
-            _ => (None, Seat::ALL.to_vec()),
+            _ => (None, self.seats().to_vec()),
         };
         ServerMsg::Snapshot(Box::new(Snapshot {
             room: self.id.clone(),
@@ -222,7 +223,7 @@ impl Room {
     }
 
     pub(super) fn broadcast_presence(&self) {
-        let seats = BySeat::from_fn(|s| self.online(s));
+        let seats = seat_map(self.variant, |s| self.online(s));
         self.send_all(&ServerMsg::Presence { room: self.id.clone(), seats });
     }
 
@@ -230,13 +231,14 @@ impl Room {
     /// waiting room, its summary in the room list.
     pub(super) fn update_summary(&self) {
         let seated: Vec<(i64, Seat)> =
-            Seat::ALL.into_iter().filter_map(|s| Some((self.phase.account_at(s)?, s))).collect();
+            self.seats().iter().filter_map(|s| Some((self.phase.account_at(*s)?, *s))).collect();
         let listed = !matches!(self.phase, Phase::Finished(_)) && !seated.is_empty();
         self.live.set_seated(
             &self.id,
             listed.then(|| {
                 let room = SeatedRoom {
                     room: self.id.clone(),
+                    variant: self.variant,
                     game: self.phase.game_id(),
                     phase: self.phase.name(),
                     seats: vec![],
@@ -250,7 +252,7 @@ impl Room {
     }
 
     fn summary(&self) -> RoomSummary {
-        let seats = BySeat::from_fn(|s| {
+        let seats = seat_map(self.variant, |s| {
             self.phase.occupant(s).map(|occ| match occ {
                 SeatOccupant::Account { name, .. } => SummarySeat::Person { name: name.clone() },
                 SeatOccupant::Bot { level } => SummarySeat::Bot { bot: *level },
@@ -258,6 +260,7 @@ impl Room {
         });
         RoomSummary {
             room: self.id.clone(),
+            variant: self.variant,
             host: self.host_name(),
             host_id: self.host,
             options: self.options,

@@ -1,6 +1,7 @@
 //! The room's phase, carrying the data of that phase: a waiting room has optional seats; a game
-//! (deploying, battle, finished) has all four seats filled and a game id; the battle owns the
-//! engine's `Game`. The compiler holds "this phase implies that field".
+//! (deploying, battle, finished) has every seat of its variant filled (four, or Hidden Front's S
+//! and N; the others stay `None`) and a game id; the battle owns the engine's `Game`. The
+//! compiler holds "this phase implies that field".
 use super::super::protocol::{ErrorCode, PhaseName, ProtoError};
 use super::super::store::DeploySeat;
 use super::super::SeatOccupant;
@@ -36,10 +37,11 @@ pub(super) struct Slot {
     pub offline_since: Option<i64>,
 }
 
-/// What every phase of a game shares: the game row and its four seats.
+/// What every phase of a game shares: the game row and its seats.
 pub(super) struct Table {
     pub game_id: i64,
-    pub players: BySeat<Player>,
+    /// the seats of the game's variant (`None`: a seat that does not play)
+    pub players: BySeat<Option<Player>>,
     /// the bots of the bot seats (`None` for people, and for a bot while it thinks)
     pub bots: BySeat<Option<Box<dyn Bot>>>,
 }
@@ -55,6 +57,7 @@ pub(super) struct Player {
 /// Deployment (布阵): each seat's secret set-up until all are confirmed or the clock runs out.
 pub(super) struct Deploy {
     pub table: Table,
+    /// (a seat that does not play: `DeploySeat::unused`, confirmed)
     pub seats: BySeat<DeploySeat>,
     pub deadline: i64,
 }
@@ -124,7 +127,7 @@ impl Phase {
     pub fn occupant(&self, seat: Seat) -> Option<&SeatOccupant> {
         match self {
             Phase::Waiting(l) => l.seats[seat].as_ref().map(|s| &s.occ),
-            other => other.table().map(|t| &t.players[seat].occ),
+            other => other.table().and_then(|t| t.players[seat].as_ref()).map(|p| &p.occ),
         }
     }
 
@@ -133,7 +136,7 @@ impl Phase {
     }
 
     pub fn escaped(&self, seat: Seat) -> bool {
-        self.table().is_some_and(|t| t.players[seat].escaped)
+        self.table().is_some_and(|t| t.players[seat].as_ref().is_some_and(|p| p.escaped))
     }
 
     /// The refusal for an action that needs another phase.

@@ -111,14 +111,14 @@ impl Room {
     /// Note who went offline (and since when), then tell everyone.
     pub(super) fn presence_changed(&mut self) {
         let now = now_ms();
-        let online = Seat::ALL.map(|s| self.online(s));
-        for s in Seat::ALL {
-            let online = online[s.index()];
+        let online: Vec<(Seat, bool)> =
+            self.seats().iter().map(|s| (*s, self.online(*s))).collect();
+        for (s, online) in online {
             let slot = match &mut self.phase {
                 Phase::Waiting(l) => l.seats[s].as_mut().map(|x| (&x.occ, &mut x.offline_since)),
                 other => other
                     .table_mut()
-                    .map(|t| &mut t.players[s])
+                    .and_then(|t| t.players[s].as_mut())
                     .map(|p| (&p.occ, &mut p.offline_since)),
             };
             if let Some((occ, offline_since)) = slot {
@@ -163,11 +163,11 @@ impl Room {
     }
 
     pub(super) fn no_people(&self) -> bool {
-        self.subs.is_empty() && !Seat::ALL.into_iter().any(|s| self.phase.account_at(s).is_some())
+        self.subs.is_empty() && !self.seats().iter().any(|s| self.phase.account_at(*s).is_some())
     }
 
     pub(super) fn seats_of_account(&self, account_id: i64) -> impl Iterator<Item = Seat> + '_ {
-        Seat::ALL.into_iter().filter(move |s| self.phase.account_at(*s) == Some(account_id))
+        self.seats().iter().copied().filter(move |s| self.phase.account_at(*s) == Some(account_id))
     }
 
     fn seat_set(&self, account_id: i64) -> Option<SeatSet> {
@@ -251,7 +251,7 @@ impl Room {
         }
         let subscribed = self.subs.values().find(|s| s.who.account_id == h);
         subscribed.map(|s| s.who.name.clone()).or_else(|| {
-            Seat::ALL.into_iter().find_map(|s| match self.phase.occupant(s) {
+            self.seats().iter().find_map(|s| match self.phase.occupant(*s) {
                 Some(crate::live::SeatOccupant::Account { account_id, name, .. })
                     if *account_id == h =>
                 {

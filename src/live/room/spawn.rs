@@ -9,8 +9,9 @@ use crate::live::store::{self, DeploySeat, StoredGame, StoredStage};
 use crate::live::{GameKind, Live, SeatOccupant, Who};
 use rand::SeedableRng;
 use siguo_bots::{Bot, Level};
-use siguo_rules::{BySeat, Deployment, GameRecord, Options, Seat, Variant};
+use siguo_rules::{BySeat, Deployment, Event, GameRecord, Move, Options, Seat, Variant, View};
 use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -37,10 +38,57 @@ pub(super) fn make_bot(level: Level, budget: u64) -> Box<dyn Bot> {
     siguo_bots::make_bot(level, rng().random(), Duration::from_millis(budget))
 }
 
+/// The stand-in for a bot that failed (a panic, an illegal answer): random legal moves.
+fn fallback_bot() -> Box<dyn Bot> {
+    make_bot(Level::Random, 0)
+}
+
+/// A bot's deployment for `seat` of `variant`; a bot that cannot deploy for this game (it
+/// fails, or its set-up breaks the game's rules) gets a random legal one.
+pub(super) fn bot_deployment(
+    bot: &mut dyn Bot,
+    variant: Variant,
+    seat: Seat,
+    options: &Options,
+) -> Deployment {
+    let d = catch_unwind(AssertUnwindSafe(|| bot.deploy(seat, options))).ok();
+    match d.filter(|d| d.seat == seat && d.validate_for(variant, options).is_ok()) {
+        Some(d) => d,
+        None => {
+            tracing::warn!(variant = variant.name(), "a bot could not deploy; a random set-up");
+            Deployment::random_for(variant, seat, options, &mut rng())
+        }
+    }
+}
+
+/// Show a bot the events; a bot that fails on them is replaced by the random-move fallback.
+pub(super) fn observe_all(bot: &mut Option<Box<dyn Bot>>, events: &[Event]) {
+    let Some(b) = bot.as_mut() else { return };
+    if catch_unwind(AssertUnwindSafe(|| events.iter().for_each(|e| b.observe(e)))).is_err() {
+        tracing::warn!("a bot failed to follow the game; random moves from now on");
+        *bot = Some(fallback_bot());
+    }
+}
+
+/// The bot's move among `moves` (`None` if there is none); a bot that fails or answers an
+/// illegal move is replaced by the random-move fallback, which answers instead.
+pub(super) fn bot_choice(bot: &mut Box<dyn Bot>, view: &View, moves: &[Move]) -> Option<Move> {
+    if moves.is_empty() {
+        return None;
+    }
+    let chosen = catch_unwind(AssertUnwindSafe(|| bot.choose(view, moves))).ok();
+    if let Some(m) = chosen.filter(|m| moves.contains(m)) {
+        return Some(m);
+    }
+    tracing::warn!("a bot failed to choose a legal move; random moves from now on");
+    *bot = fallback_bot();
+    Some(bot.choose(view, moves))
+}
+
 fn new_room(
     live: &Live,
     id: String,
-    kind: GameKind,
+    (kind, variant): (GameKind, Variant),
     public: bool,
     options: Options,
     phase: Phase,
@@ -52,6 +100,7 @@ fn new_room(
         me: tx,
         id,
         kind,
+        variant,
         public,
         invite: None,
         admitted: Default::default(),
@@ -77,14 +126,16 @@ pub(crate) fn spawn_waiting(
     live: &Live,
     host: &Who,
     public: bool,
+    variant: Variant,
     options: Options,
 ) -> AppResult<(String, String)> {
     let id = random_code(8).to_lowercase();
     live.claim_room(host.account_id, &id)?;
     let invite = invite_code();
     let lobby = Lobby { seats: BySeat::default(), empty_since: Some(now_ms()) };
+    let kind = (GameKind::Casual, variant);
     let (mut room, rx) =
-        new_room(live, id.clone(), GameKind::Casual, public, options, Phase::Waiting(lobby), 0);
+        new_room(live, id.clone(), kind, public, options, Phase::Waiting(lobby), 0);
     room.invite = Some(invite.clone());
     room.host = Some(host.account_id);
     room.names.insert(host.account_id, host.name.clone());
@@ -95,20 +146,21 @@ pub(crate) fn spawn_waiting(
     Ok((id, invite))
 }
 
-/// Create a game in its deployment phase (ranked, practice).
+/// Create a game in its deployment phase (ranked, practice); `seats` fills every seat of
+/// `variant`.
 pub(crate) async fn spawn_game(
     live: &Live,
-    kind: GameKind,
-    seats: BySeat<SeatOccupant>,
+    (kind, variant): (GameKind, Variant),
+    seats: BySeat<Option<SeatOccupant>>,
     options: Options,
 ) -> AppResult<(i64, String)> {
     let now = now_ms();
-    let slots =
-        seats.map(|_, occ| Some(Slot { occ: occ.clone(), ready: true, offline_since: Some(now) }));
+    let slots = seats
+        .map(|_, occ| occ.clone().map(|occ| Slot { occ, ready: true, offline_since: Some(now) }));
     let lobby = Lobby { seats: slots, empty_since: None };
-    let (mut room, rx) =
-        new_room(live, String::new(), kind, false, options, Phase::Waiting(lobby), 0);
-    room.host = seats.values().find_map(|o| o.account_id());
+    let phase = Phase::Waiting(lobby);
+    let (mut room, rx) = new_room(live, String::new(), (kind, variant), false, options, phase, 0);
+    room.host = seats.values().flatten().find_map(|o| o.account_id());
     room.begin_deployment().await?;
     let game_id = room.phase.game_id().ok_or_else(|| AppError::internal("no game id"))?;
     room.id = format!("g{game_id}");
@@ -136,16 +188,18 @@ fn announce_match(
     room: &str,
     game: i64,
     kind: GameKind,
-    seats: &BySeat<SeatOccupant>,
+    seats: &BySeat<Option<SeatOccupant>>,
 ) {
     let mut told: Vec<i64> = vec![];
-    for occ in seats.values() {
+    for occ in seats.values().flatten() {
         let Some(account) = occ.account_id() else { continue };
         if told.contains(&account) {
             continue;
         }
         told.push(account);
-        let mine = seats.seats_where(|o| o.account_id() == Some(account)).collect();
+        let mine = seats
+            .seats_where(|o| o.as_ref().and_then(|o| o.account_id()) == Some(account))
+            .collect();
         let msg = ServerMsg::MatchFound { room: room.to_string(), game, kind, seats: mine };
         live.notify_account(account, &msg);
     }
@@ -157,27 +211,33 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
     let now = now_ms();
     let grace = live.config().restore_grace_seconds as i64 * 1000;
     let budget = live.config().bot_budget_ms;
+    let variant = g.variant;
     let mut bots = g.seats.map(|_, occ| match occ {
-        SeatOccupant::Bot { level } => Some(make_bot(*level, budget)),
-        SeatOccupant::Account { .. } => None,
+        Some(SeatOccupant::Bot { level }) => Some(make_bot(*level, budget)),
+        _ => None,
     });
-    let players = g.seats.map(|s, occ| Player {
-        occ: occ.clone(),
-        offline_since: occ.account_id().map(|_| now),
-        escaped: g.escaped[s],
+    let players = g.seats.map(|s, occ| {
+        occ.as_ref().map(|occ| Player {
+            occ: occ.clone(),
+            offline_since: occ.account_id().map(|_| now),
+            escaped: g.escaped[s],
+        })
     });
     let phase = match g.stage {
         StoredStage::Deploying(stored) => {
             let mut seats = stored.unwrap_or_else(|| {
-                BySeat::from_fn(|s| DeploySeat {
-                    deployment: Deployment::random(s, &g.options, &mut rng()),
-                    confirmed: false,
-                    surrendered: false,
+                BySeat::from_fn(|s| match variant.has_seat(s) {
+                    true => DeploySeat {
+                        deployment: Deployment::random_for(variant, s, &g.options, &mut rng()),
+                        confirmed: false,
+                        surrendered: false,
+                    },
+                    false => DeploySeat::unused(s),
                 })
             });
             for (s, d) in seats.iter_mut() {
                 if let (Some(b), false) = (bots[s].as_mut(), d.confirmed) {
-                    d.deployment = b.deploy(s, &g.options);
+                    d.deployment = bot_deployment(b.as_mut(), variant, s, &g.options);
                     d.confirmed = true;
                 }
             }
@@ -189,15 +249,10 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             })
         }
         StoredStage::Battle { deployments, actions } => {
-            let record = GameRecord {
-                variant: Variant::FourPlayer,
-                options: g.options,
-                deployments: deployments.to_vec(),
-                actions,
-            };
+            let record = GameRecord { variant, options: g.options, deployments, actions };
             let (game, events) = record.replay_with_events().map_err(AppError::internal)?;
-            for b in bots.values_mut().flatten() {
-                events.iter().for_each(|e| b.observe(e));
+            for b in bots.values_mut() {
+                observe_all(b, &events);
             }
             let table = Table { game_id: g.id, players, bots };
             let turn_deadline =
@@ -207,8 +262,9 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
         }
     };
     // never equal to a version a client saw before the restart
-    let (mut room, rx) = new_room(live, id.clone(), g.kind, false, g.options, phase, now as u64);
-    room.host = Seat::ALL.into_iter().find_map(|s| room.phase.account_at(s));
+    let kind = (g.kind, variant);
+    let (mut room, rx) = new_room(live, id.clone(), kind, false, g.options, phase, now as u64);
+    room.host = variant.seats().iter().find_map(|s| room.phase.account_at(*s));
     live.register(&id, None, Some(g.id), RoomHandle { tx: room.me.clone() });
     live.spawn(async move {
         room.finish_if_over().await;
