@@ -160,7 +160,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel, va
     // Hidden Front: the mountains (山界) where the front cannot be crossed.
     for (const [a, b] of L.mountains) {
       const [ax, ay] = pos(a), [bx, by] = pos(b);
-      const x = (ax + bx) / 2, y = (ay + by) / 2, w = U * 0.7, hh = Math.abs(by - ay) * 0.42;
+      const x = (ax + bx) / 2, y = (ay + by) / 2, w = U * 0.7, hh = Math.abs(by - ay) * 0.32;
       const g = el('g', { class: 'mountain', 'data-mountain': a[0] }, layers.bg);
       el('path', { d: `M${x - w},${y + hh} L${x - w * 0.35},${y - hh} L${x},${y + hh * 0.1} L${x + w * 0.4},${y - hh * 0.8} L${x + w},${y + hh} Z`, class: 'mountain-shape' }, g);
     }

@@ -28,12 +28,15 @@ export async function render(main) {
   const practiceOptsBox = h('div');
   const practiceDesc = h('p.muted.small');
   const practiceLevel = h('select', { name: 'level' }, ['standard', 'greedy', 'random'].map(l => h('option', { value: l }, t('bot_' + l))));
+  // Hidden Front: play South (moves first) or North.
+  const practiceSeat = h('select', { name: 'seat', 'data-testid': 'practice-seat' }, ['S', 'N'].map(x => h('option', { value: x }, seatName(x))));
+  const practiceSeatField = h('label.field', h('span', t('your_side')), practiceSeat);
   const practiceBtn = h('button.btn.primary.big', { 'data-testid': 'practice', onclick: startPractice }, t('practice'));
   async function startPractice() {
     practiceBtn.disabled = true;
     try {
       await session.ensure();
-      const ack = await live.send('start_practice', { options: practiceOpts.value(), level: practiceLevel.value, seat: 'S', variant: game });
+      const ack = await live.send('start_practice', { options: practiceOpts.value(), level: practiceLevel.value, seat: game === 'hidden_front' ? practiceSeat.value : 'S', variant: game });
       navigate('/room/' + ack.room);
     } catch (e) {
       toast(errorText(e), 'error');
@@ -105,7 +108,7 @@ export async function render(main) {
       practiceDesc,
       practiceBtn,
       h('details', { style: { marginTop: '10px' } }, h('summary.small', t('options')),
-        h('div.stack', { style: { marginTop: '8px' } }, h('label.field', h('span', t('bot_level')), practiceLevel), practiceOptsBox))),
+        h('div.stack', { style: { marginTop: '8px' } }, h('label.field', h('span', t('bot_level')), practiceLevel), practiceSeatField, practiceOptsBox))),
     ...queueCards,
     h('section.panel.play-card',
       h('h2', t('create_room')),
@@ -127,6 +130,7 @@ export async function render(main) {
     practiceOpts = optionsForm({}, v);
     clear(practiceOptsBox, practiceOpts.el);
     for (const c of queueCards) c.hidden = v !== 'four_player';
+    practiceSeatField.hidden = v !== 'hidden_front';
   }
   pickGame(game);
 
