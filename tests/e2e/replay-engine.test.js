@@ -64,7 +64,7 @@ function playRandomGame(seed, options, variant = 'four_player') {
     const live = SEATS.filter(s => !(position.eliminated || []).includes(s));
     const r = rand();
     if (r < timeoutRate(variant)) { action = { type: 'timeout' }; refAction = 'timeout'; }
-    else if (r < 0.05 && live.length) { const s = live[Math.floor(rand() * live.length)]; action = { type: 'surrender', seat: s }; refAction = 'surrender ' + s; }
+    else if (r < timeoutRate(variant) + surrenderRate(variant) && live.length) { const s = live[Math.floor(rand() * live.length)]; action = { type: 'surrender', seat: s }; refAction = 'surrender ' + s; }
     else {
       if (!moves.length) break;
       const m = moves[Math.floor(rand() * moves.length)];
@@ -83,6 +83,8 @@ function playRandomGame(seed, options, variant = 'four_player') {
 
 /** Hidden Front loses at the third timeout: fewer of them, so that games also end otherwise. */
 const timeoutRate = (variant) => (variant === 'hidden_front' ? 0.01 : 0.04);
+/** Hidden Front's games end at the first surrender: rarer, so that they reach combat and the other ends. */
+const surrenderRate = (variant) => (variant === 'hidden_front' ? 0.001 : 0.01);
 
 for (const [seed, options] of [[1, {}], [2, { mines: 'mutual' }], [3, { flag_capture: 'engineer_only', max_skips: 2 }], [4, { max_steps: 60 }]]) {
   test(`replay viewer positions match the rules engine (seed ${seed})`, () => {
