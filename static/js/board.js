@@ -1,126 +1,79 @@
-// The cross-shaped board (rules.md §2): station geometry, links, and the SVG renderer.
-// Global grid: x to the east, y to the south, 0..16. The renderer rotates the board so that
-// the viewer's seat is at the bottom.
+// The SVG renderer of both boards (geometry in geometry.js): roads, rails, arcs, camps,
+// headquarters, pieces, legal targets, recent moves, animated paths, combat markers and name
+// plates with clocks, turned so that the viewer's seat is at the bottom.
+import {
+  SEATS, STATIONS, boardOf, quarterTurns,
+} from './geometry.js';
 
-export const SEATS = ['N', 'E', 'S', 'W'];
-export const TEAM = { N: 'NS', S: 'NS', E: 'EW', W: 'EW' };
-export const COLS = 'abcde';
-
-const CAMPS = new Set(['b2', 'd2', 'c3', 'b4', 'd4']);
-const HQS = new Set(['b6', 'd6']);
-
-function regionXY(seat, c, r) {
-  switch (seat) {
-    case 'S': return [5 + c, 10 + r];
-    case 'N': return [11 - c, 6 - r];
-    case 'W': return [6 - r, 5 + c];
-    case 'E': return [10 + r, 11 - c];
-  }
-}
-
-function isRegionRail(c, r) {
-  return r === 1 || r === 5 || ((c === 1 || c === 5) && r <= 5);
-}
-
-/** name -> {name, seat, col, row, x, y, kind, rail} */
-export const STATIONS = new Map();
-for (const seat of SEATS) {
-  for (let r = 1; r <= 6; r++) {
-    for (let c = 1; c <= 5; c++) {
-      const local = COLS[c - 1] + r;
-      const [x, y] = regionXY(seat, c, r);
-      STATIONS.set(seat + local, {
-        name: seat + local, seat, col: c, row: r, x, y, local,
-        kind: CAMPS.has(local) ? 'camp' : HQS.has(local) ? 'hq' : 'ordinary',
-        rail: isRegionRail(c, r),
-      });
-    }
-  }
-}
-for (let r = 1; r <= 3; r++) {
-  for (let c = 1; c <= 3; c++) {
-    const name = 'C' + 'abc'[c - 1] + r;
-    STATIONS.set(name, { name, seat: null, col: c, row: r, x: 4 + 2 * c, y: 12 - 2 * r, kind: 'ordinary', rail: true });
-  }
-}
-const byXY = new Map();
-for (const s of STATIONS.values()) byXY.set(s.x + ',' + s.y, s.name);
-export function stationAt(x, y) { return byXY.get(x + ',' + y); }
-
-/** [{a, b, rail, arc}] — 288 links. */
-export const LINKS = [];
-const linkSeen = new Set();
-function link(a, b, rail, arc = false) {
-  const key = a < b ? a + '-' + b : b + '-' + a;
-  if (linkSeen.has(key)) return;
-  linkSeen.add(key);
-  LINKS.push({ a, b, rail, arc });
-}
-for (const seat of SEATS) {
-  const n = (c, r) => seat + COLS[c - 1] + r;
-  for (let r = 1; r <= 6; r++) {
-    for (let c = 1; c <= 5; c++) {
-      if (c < 5) link(n(c, r), n(c + 1, r), (r === 1 || r === 5));
-      if (r < 6) link(n(c, r), n(c, r + 1), (c === 1 || c === 5) && r + 1 <= 5);
-      if (CAMPS.has(COLS[c - 1] + r)) {
-        for (const [dc, dr] of [[-1, -1], [1, -1], [-1, 1], [1, 1]]) link(n(c, r), n(c + dc, r + dr), false);
-      }
-    }
-  }
-  for (const c of [1, 3, 5]) {
-    const s = STATIONS.get(n(c, 1));
-    const cx = seat === 'W' ? 6 : seat === 'E' ? 10 : s.x;
-    const cy = seat === 'N' ? 6 : seat === 'S' ? 10 : s.y;
-    link(s.name, stationAt(cx, cy), true);
-  }
-}
-for (let r = 1; r <= 3; r++) {
-  for (let c = 1; c <= 3; c++) {
-    const name = 'C' + 'abc'[c - 1] + r;
-    if (c < 3) link(name, 'C' + 'abc'[c] + r, true);
-    if (r < 3) link(name, 'C' + 'abc'[c - 1] + (r + 1), true);
-  }
-}
-// Arcs: each seat's e1 to its right-hand neighbour's a1.
-link('Se1', 'Ea1', true, true);
-link('Ee1', 'Na1', true, true);
-link('Ne1', 'Wa1', true, true);
-link('We1', 'Sa1', true, true);
+export {
+  SEATS, TEAM, COLS, STATIONS, LINKS, HF_SEATS, HF_STATIONS, HF_LINKS, HF_LINES, stationAt, quarterTurns,
+  seatSide, boardOf, stationInfo, localName, VARIANTS,
+} from './geometry.js';
 
 export const SEAT_COLOURS = { N: '#2f8f55', E: '#2e66c9', S: '#cf3b2b', W: '#b07d12' };
 export const SEAT_LIGHT = { N: '#e3f3e8', E: '#e2ebfa', S: '#fbe6e2', W: '#f7eed6' };
 
 export const RANK_CODES = ['9', '8', '7', '6', '5', '4', '3', '2', '1', 'B', 'M', 'F'];
 
-/** Quarter turns (clockwise on screen) that bring `seat` to the bottom. */
-export function quarterTurns(seat) {
-  return { S: 0, W: 3, N: 2, E: 1 }[seat] ?? 0;
-}
-
-function rotate([x, y], q) {
-  for (let i = 0; i < q; i++) [x, y] = [16 - y, x];
-  return [x, y];
-}
-
-/** Which screen side a seat ends up on: 'bottom' | 'left' | 'top' | 'right'. */
-export function seatSide(seat, bottomSeat) {
-  const idx = (SEATS.indexOf(seat) - SEATS.indexOf(bottomSeat) + 4) % 4;
-  return ['bottom', 'left', 'top', 'right'][idx];
-}
-
 const U = 40; // grid unit in SVG user units
-const GAP = 0.1; // extra spacing between the regions and the centre, in units
-const MARGIN = 0.5;
-// Pieces nearly fill the space between neighbouring stations: as large as the board allows.
-const PW = U * 0.95, PH = U * 0.62;
 
-function coord(v) {
-  let p = v;
-  if (v >= 11) p += GAP;
-  if (v <= 5) p -= GAP;
-  return (p + GAP + MARGIN) * U;
+/**
+ * How a board is laid out in SVG user units: station positions for a viewer, piece size, the
+ * size of the drawing, the region backgrounds and where the name plates go.
+ */
+function layoutOf(variant) {
+  const board = boardOf(variant);
+  if (board.variant === 'hidden_front') {
+    // Wide columns (pieces are wide), a gap at the front, a band for a name plate above and below.
+    const CX = 1.6, MX = 0.9, PLATE = 1.7, MY = 0.55, FRONT = 0.9;
+    const width = (4 * CX + 2 * MX) * U;
+    const height = (11 + FRONT + 2 * (PLATE + MY)) * U;
+    return {
+      board, width, height, pw: U * 1.36, ph: U * 0.66, compactPlates: true,
+      xy(name, bottom) {
+        const [gx, gy] = board.place(name, bottom);
+        return [(MX + gx * CX) * U, (PLATE + MY + gy + (gy >= 6 ? FRONT : 0)) * U];
+      },
+      regions: [['N', 'A1', 'E6'], ['S', 'A7', 'E12']],
+      centre: null,
+      /** The mountains between the halves at columns B and D. */
+      mountains: [['B6', 'B7'], ['D6', 'D7']],
+      plateBox(side) {
+        const y = side === 'bottom' ? height - PLATE * U + U * 0.05 : U * 0.15;
+        return [U * 0.2, y, width - U * 0.4, PLATE * U - U * 0.2];
+      },
+    };
+  }
+  const GAP = 0.1; // extra spacing between the regions and the centre, in units
+  const MARGIN = 0.5;
+  const coord = (v) => (v + (v >= 11 ? GAP : 0) - (v <= 5 ? GAP : 0) + GAP + MARGIN) * U;
+  const size = (16 + 2 * GAP + 2 * MARGIN) * U;
+  const corners = { bottom: [11, 11], left: [0, 11], top: [0, 0], right: [11, 0] };
+  return {
+    // Pieces nearly fill the space between neighbouring stations: as large as the board allows.
+    board, width: size, height: size, pw: U * 0.95, ph: U * 0.62, compactPlates: false,
+    xy(name, bottom) {
+      const [gx, gy] = board.place(name, bottom);
+      return [coord(gx), coord(gy)];
+    },
+    /** The centre of an arc's quarter circle: the empty corner between the two regions. */
+    arcCentre(a, b, bottom) {
+      const sa = STATIONS.get(a), sb = STATIONS.get(b);
+      let x = Math.abs(sa.x - 8) > Math.abs(sb.x - 8) ? sa.x : sb.x;
+      let y = Math.abs(sa.y - 8) > Math.abs(sb.y - 8) ? sa.y : sb.y;
+      for (let i = 0; i < quarterTurns(bottom); i++) [x, y] = [16 - y, x];
+      return [coord(x), coord(y)];
+    },
+    regions: SEATS.map(seat => [seat, seat + 'a1', seat + 'e6']),
+    centre: ['Ca1', 'Cc3'],
+    mountains: [],
+    plateBox(side) {
+      const [gx, gy] = corners[side];
+      const w = U * 4.8, hh = U * 2.5;
+      return [gx ? size - U * 0.35 - w : U * 0.35, gy ? size - U * 0.35 - hh : U * 0.35, w, hh];
+    },
+  };
 }
-const SIZE = (16 + 2 * GAP + 2 * MARGIN) * U;
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 function el(tag, attrs = {}, parent) {
@@ -133,17 +86,28 @@ function el(tag, attrs = {}, parent) {
 /** Seats whose moves are drawn and named with their colour. */
 export const MOVE_COLOURS = SEAT_COLOURS;
 
-const LINK_BY_PAIR = new Map();
-for (const l of LINKS) { LINK_BY_PAIR.set(l.a + '-' + l.b, l); LINK_BY_PAIR.set(l.b + '-' + l.a, l); }
-
+const pairsOf = (links) => {
+  const m = new Map();
+  for (const l of links) { m.set(l.a + '-' + l.b, l); m.set(l.b + '-' + l.a, l); }
+  return m;
+};
 /**
  * Draw the board into `container`. Returns a controller:
  *   setView(bottomSeat), setPieces({station: "S9"|"S?"}), setSelectable(names), setSelected(name),
  *   setTargets(names), setLastMove(path), animateMove(path, pieceCode) -> Promise, flash(name, outcome),
  *   setEliminated(seats), setFlags(stationNames), onClick(fn(name)), setLabels({seat: text})
  */
-export function createBoard(container, { rankLabel, pieceTitle, stationLabel } = {}) {
-  const svg = el('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, class: 'board', role: 'grid', 'aria-label': 'board' });
+export function createBoard(container, { rankLabel, pieceTitle, stationLabel, variant } = {}) {
+  let L = layoutOf(variant);
+  let linkByPair = pairsOf(L.board.links);
+  let PW = L.pw, PH = L.ph;
+  const svg = el('svg', { class: 'board', role: 'grid', 'aria-label': 'board' });
+  const sizeSvg = () => {
+    svg.setAttribute('viewBox', `0 0 ${L.width} ${L.height}`);
+    svg.setAttribute('data-variant', L.board.variant);
+    container.classList.toggle('hf', L.board.variant === 'hidden_front');
+  };
+  sizeSvg();
   container.appendChild(svg);
   const state = {
     bottom: 'S', pieces: {}, selectable: new Set(), selected: null, targets: new Set(), last: [],
@@ -155,22 +119,16 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
   state.plates = {};
 
   function pos(name) {
-    const s = STATIONS.get(name);
-    const [x, y] = rotate([s.x, s.y], quarterTurns(state.bottom));
-    return [coord(x), coord(y)];
+    return L.xy(name, state.bottom);
   }
 
   /** The path command from station `a` (already reached) to its neighbour `b`: a line or the arc. */
   function segment(a, b) {
     const [x1, y1] = pos(a), [x2, y2] = pos(b);
-    const l = LINK_BY_PAIR.get(a + '-' + b);
+    const l = linkByPair.get(a + '-' + b);
     if (!l || !l.arc) return `L${x2},${y2}`;
     // Quarter circle around the empty corner between the two regions.
-    const sa = STATIONS.get(a), sb = STATIONS.get(b);
-    // Corner of the empty square: the point with the "outer" coordinate of each end.
-    const gx = Math.abs(sa.x - 8) > Math.abs(sb.x - 8) ? sa.x : sb.x;
-    const gy = Math.abs(sa.y - 8) > Math.abs(sb.y - 8) ? sa.y : sb.y;
-    const [cx, cy] = rotate([gx, gy], quarterTurns(state.bottom)).map(coord);
+    const [cx, cy] = L.arcCentre(a, b, state.bottom);
     const r = Math.hypot(x1 - cx, y1 - cy);
     // Sweep so that the arc bulges towards the centre of the board.
     const cross = (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx);
@@ -185,29 +143,29 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
   function drawStatic() {
     for (const l of Object.values(layers)) if (l !== layers.pieces) l.replaceChildren();
     // Region backgrounds, tinted by seat.
-    for (const seat of SEATS) {
-      const pts = [];
-      for (const n of [seat + 'a1', seat + 'e1', seat + 'e6', seat + 'a6']) pts.push(pos(n));
-      const xs = pts.map(p => p[0]), ys = pts.map(p => p[1]);
-      const pad = U * 0.55;
+    const box = (a, b, pad) => {
+      const [ax, ay] = pos(a), [bx, by] = pos(b);
+      return {
+        x: Math.min(ax, bx) - pad, y: Math.min(ay, by) - pad,
+        width: Math.abs(ax - bx) + 2 * pad, height: Math.abs(ay - by) + 2 * pad, rx: U * 0.25,
+      };
+    };
+    for (const [seat, a, b] of L.regions) {
       el('rect', {
-        x: Math.min(...xs) - pad, y: Math.min(...ys) - pad,
-        width: Math.max(...xs) - Math.min(...xs) + 2 * pad, height: Math.max(...ys) - Math.min(...ys) + 2 * pad,
-        rx: U * 0.25, class: 'region' + (state.eliminated.has(seat) ? ' eliminated' : ''),
+        ...box(a, b, U * 0.55), class: 'region' + (state.eliminated.has(seat) ? ' eliminated' : ''),
         fill: SEAT_LIGHT[seat], stroke: SEAT_COLOURS[seat], 'data-seat': seat,
       }, layers.bg);
     }
-    {
-      const a = pos('Ca1'), c = pos('Cc3');
-      const pad = U * 0.5;
-      el('rect', {
-        x: Math.min(a[0], c[0]) - pad, y: Math.min(a[1], c[1]) - pad,
-        width: Math.abs(a[0] - c[0]) + 2 * pad, height: Math.abs(a[1] - c[1]) + 2 * pad,
-        rx: U * 0.25, class: 'centre',
-      }, layers.bg);
+    if (L.centre) el('rect', { ...box(L.centre[0], L.centre[1], U * 0.5), class: 'centre' }, layers.bg);
+    // Hidden Front: the mountains (山界) where the front cannot be crossed.
+    for (const [a, b] of L.mountains) {
+      const [ax, ay] = pos(a), [bx, by] = pos(b);
+      const x = (ax + bx) / 2, y = (ay + by) / 2, w = U * 0.7, hh = Math.abs(by - ay) * 0.32;
+      const g = el('g', { class: 'mountain', 'data-mountain': a[0] }, layers.bg);
+      el('path', { d: `M${x - w},${y + hh} L${x - w * 0.35},${y - hh} L${x},${y + hh * 0.1} L${x + w * 0.4},${y - hh * 0.8} L${x + w},${y + hh} Z`, class: 'mountain-shape' }, g);
     }
     // Links.
-    for (const l of LINKS) {
+    for (const l of L.board.links) {
       const d = 'M' + pos(l.a).join(',') + ' ' + segment(l.a, l.b);
       if (l.rail) {
         el('path', { d, class: 'rail-base' }, layers.links);
@@ -217,15 +175,16 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
       }
     }
     // Stations.
-    for (const s of STATIONS.values()) {
+    const sx = PW / (U * 0.95); // wider stations where the pieces are wider
+    for (const s of L.board.stations.values()) {
       const [x, y] = pos(s.name);
       const g = el('g', { class: 'station', 'data-station': s.name }, layers.stations);
       if (s.kind === 'camp') {
-        el('circle', { cx: x, cy: y, r: U * 0.36, class: 'camp' }, g);
+        el('ellipse', { cx: x, cy: y, rx: U * 0.36 * sx, ry: U * 0.36, class: 'camp' }, g);
       } else if (s.kind === 'hq') {
-        el('rect', { x: x - U * 0.44, y: y - U * 0.3, width: U * 0.88, height: U * 0.6, rx: U * 0.3, class: 'hq' }, g);
+        el('rect', { x: x - U * 0.44 * sx, y: y - U * 0.3, width: U * 0.88 * sx, height: U * 0.6, rx: U * 0.3, class: 'hq' }, g);
       } else {
-        el('rect', { x: x - U * 0.36, y: y - U * 0.22, width: U * 0.72, height: U * 0.44, rx: U * 0.06, class: 'post' + (s.seat ? '' : ' centre-post') }, g);
+        el('rect', { x: x - U * 0.36 * sx, y: y - U * 0.22, width: U * 0.72 * sx, height: U * 0.44, rx: U * 0.06, class: 'post' + (s.seat ? '' : ' centre-post') }, g);
       }
       if (stationLabel && s.kind !== 'ordinary') {
         const t = el('text', { x, y: y + U * 0.07, class: 'station-label' }, g);
@@ -280,7 +239,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     }
     
     for (const [name, code] of Object.entries(state.pieces)) {
-      if (!STATIONS.has(name)) continue;
+      if (!L.board.stations.has(name)) continue;
       const [x, y] = pos(name);
       const cls = [];
       if (state.selectable.has(name)) cls.push('selectable');
@@ -323,27 +282,27 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
 
   function drawPlates() {
     layers.plates.replaceChildren();
-    const corners = { bottom: [11, 11], left: [0, 11], top: [0, 0], right: [11, 0] };
     for (const [seat, p] of Object.entries(state.plates)) {
       if (!p) continue;
-      const [gx, gy] = corners[seatSide(seat, state.bottom)];
-      const w = U * 4.8, hh = U * 2.5;
-      const bx = gx ? SIZE - U * 0.35 - w : U * 0.35;
-      const by = gy ? SIZE - U * 0.35 - hh : U * 0.35;
+      const [bx, by, w, hh] = L.plateBox(L.board.sideOf(seat, state.bottom));
       const g = el('g', { class: 'plate' + (p.active ? ' active' : '') + (p.dead ? ' dead' : '') + (p.me ? ' me' : ''), 'data-plate': seat }, layers.plates);
       el('rect', { x: bx, y: by, width: w, height: hh, rx: U * 0.2, class: 'plate-bg' }, g);
       el('rect', { x: bx, y: by, width: U * 0.22, height: hh, rx: U * 0.1, fill: SEAT_COLOURS[seat] }, g);
+      // A compact plate (one band above or below the board): title and name on one line.
+      const c = L.compactPlates;
       const title = el('text', { x: bx + U * 0.45, y: by + U * 0.62, class: 'plate-title', fill: SEAT_COLOURS[seat] }, g);
       title.textContent = p.title || seat;
-      if (p.online !== undefined) el('circle', { cx: bx + w - U * 0.35, cy: by + U * 0.45, r: U * 0.12, class: 'plate-presence' + (p.online ? ' on' : '') }, g);
-      const name = el('text', { x: bx + U * 0.45, y: by + U * 1.22, class: 'plate-name' }, g);
+      const clockX = bx + w - U * 1.95;
+      if (p.online !== undefined) el('circle', { cx: c ? clockX - U * 0.35 : bx + w - U * 0.35, cy: by + U * 0.45, r: U * 0.12, class: 'plate-presence' + (p.online ? ' on' : '') }, g);
+      const name = el(c ? 'tspan' : 'text', c ? { class: 'plate-name', dx: U * 0.3 } : { x: bx + U * 0.45, y: by + U * 1.22, class: 'plate-name' }, c ? title : g);
       name.textContent = (p.name || '').slice(0, 14);
-      const sub = el('text', { x: bx + U * 0.45, y: by + U * 2.05, class: 'plate-sub' }, g);
+      const sub = el('text', { x: bx + U * 0.45, y: by + U * (c ? 1.3 : 2.05), class: 'plate-sub' }, g);
       sub.textContent = p.sub || '';
       if (p.clock) {
-        el('rect', { x: bx + w - U * 1.95, y: by + U * 1.35, width: U * 1.7, height: U * 0.9, rx: U * 0.12, class: 'plate-clock-bg' + (p.active ? ' running' : '') + (p.low ? ' low' : '') }, g);
-        const c = el('text', { x: bx + w - U * 1.1, y: by + U * 2.0, class: 'plate-clock' + (p.active ? ' running' : '') }, g);
-        c.textContent = p.clock;
+        const cy = by + (c ? U * 0.3 : U * 1.35);
+        el('rect', { x: clockX, y: cy, width: U * 1.7, height: U * 0.9, rx: U * 0.12, class: 'plate-clock-bg' + (p.active ? ' running' : '') + (p.low ? ' low' : '') }, g);
+        const ct = el('text', { x: bx + w - U * 1.1, y: cy + U * 0.65, class: 'plate-clock' + (p.active ? ' running' : '') }, g);
+        ct.textContent = p.clock;
       }
     }
   }
@@ -367,9 +326,9 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     if (dirs[ev.key]) {
       ev.preventDefault();
       const [dx, dy] = dirs[ev.key];
-      const cur = state.focus ? pos(state.focus) : [coord(8), coord(8)];
+      const cur = state.focus ? pos(state.focus) : [L.width / 2, L.height / 2];
       let best = null, bestScore = Infinity;
-      for (const s of STATIONS.keys()) {
+      for (const s of L.board.stations.keys()) {
         const [x, y] = pos(s);
         const vx = x - cur[0], vy = y - cur[1];
         const along = vx * dx + vy * dy;
@@ -392,7 +351,20 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
 
   const api = {
     svg,
-    setView(bottom) { if (bottom && bottom !== state.bottom) { state.bottom = bottom; drawStatic(); } },
+    setView(bottom) { if (bottom && bottom !== state.bottom) { state.bottom = bottom; drawStatic(); drawPlates(); } },
+    /** Switch to the board of `variant` ("four_player" | "hidden_front"); redraws if it changed. */
+    setVariant(variant) {
+      const next = boardOf(variant).variant;
+      if (next === L.board.variant) return;
+      L = layoutOf(next);
+      linkByPair = pairsOf(L.board.links);
+      PW = L.pw; PH = L.ph;
+      state.focus = null;
+      sizeSvg();
+      drawStatic();
+      drawPlates();
+    },
+    get variant() { return L.board.variant; },
     get bottom() { return state.bottom; },
     setPieces(p) { state.pieces = { ...p }; drawDynamic(); },
     get pieces() { return state.pieces; },
@@ -416,7 +388,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
     clientPos(name) {
       const [x, y] = pos(name);
       const r = svg.getBoundingClientRect();
-      return [r.left + (x / SIZE) * r.width, r.top + (y / SIZE) * r.height];
+      return [r.left + (x / L.width) * r.width, r.top + (y / L.height) * r.height];
     },
     setEliminated(seats) {
       const next = new Set(seats || []);
@@ -461,7 +433,7 @@ export function createBoard(container, { rankLabel, pieceTitle, stationLabel } =
       if (label) {
         // Keep the label inside the board.
         const w = Math.max(U * 2.2, label.length * (/^[\x00-\x7f]+$/.test(label) ? 8 : 15) + U * 0.5);
-        const lx = Math.max(-x + 4, Math.min(SIZE - x - w - 4, -w / 2));
+        const lx = Math.max(-x + 4, Math.min(L.width - x - w - 4, -w / 2));
         const ly = y > U * 2 ? -U * 1.25 : U * 0.75;
         el('rect', { x: lx, y: ly, width: w, height: U * 0.62, rx: U * 0.14, class: 'combat-label-bg' }, g);
         const t = el('text', { x: lx + w / 2, y: ly + U * 0.44, class: 'combat-label' }, g);

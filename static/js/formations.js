@@ -1,35 +1,34 @@
-// Formations saved in the account (HTTP /api/formations).
+// Formations saved in the account (HTTP /api/formations), per game: a formation of the
+// four-player game and one of Hidden Front are kept apart (`variant`).
 import { h, toast } from './dom.js';
 import { t, errorText } from './i18n.js';
 import { api } from './api.js';
+import { toFormation, formationsOf } from './geometry.js';
 
-/** Convert a deployment (global stations) to a formation (local names a1..e6). */
-export function toFormation(deployment) {
-  const pieces = deployment && (deployment.pieces || deployment);
-  const f = {};
-  for (const [stn, rank] of Object.entries(pieces || {})) f[stn.slice(1)] = rank;
-  return f;
-}
+export { toFormation, formationsOf };
 
-export async function saveFormation(seat, deployment) {
+export async function saveFormation(seat, deployment, variant = 'four_player') {
   const name = prompt(t('formation_name'), '');
   if (!name) return;
   try {
-    await api('POST', '/api/formations', { name: name.trim(), formation: toFormation(deployment) });
+    // The four-player game is the default: its formations are sent as before.
+    const body = { name: name.trim(), formation: toFormation(deployment) };
+    if (variant !== 'four_player') body.variant = variant;
+    await api('POST', '/api/formations', body);
     toast(t('saved'));
   } catch (e) {
     toast(errorText(e), 'error');
   }
 }
 
-/** Show the list of formations; resolves with the chosen one or null. */
-export function formationsDialog() {
+/** Show the list of formations of a game; resolves with the chosen one or null. */
+export function formationsDialog(variant = 'four_player') {
   return new Promise(async (resolve) => {
     let list = [];
     let err = null;
     try {
-      const d = await api('GET', '/api/formations');
-      list = Array.isArray(d) ? d : (d.formations || []);
+      const d = await api('GET', '/api/formations' + (variant !== 'four_player' ? '?variant=' + encodeURIComponent(variant) : ''));
+      list = formationsOf(Array.isArray(d) ? d : (d.formations || []), variant);
     } catch (e) { err = errorText(e); }
     let chosen = null;
     const dlg = h('dialog',

@@ -1,7 +1,7 @@
 // Every user-visible string, in 简体中文 (default) and English.
 
 const zh = {
-  site: '四国军棋', tagline: '四国军棋在线 · 北南对东西',
+  site: '四国军棋', tagline: '四国军棋 · 两人军棋，在线对战',
   nav_lobby: '大厅', nav_leaderboard: '排行榜', nav_profile: '我的战绩', nav_login: '登录', nav_register: '注册',
   nav_logout: '退出', lang_switch: 'English', guest: '游客', play_as_guest: '游客试玩',
   username: '用户名', password: '密码', password_again: '确认密码', login: '登录', register: '注册',
@@ -24,7 +24,7 @@ const zh = {
   opt_bombs_front_row: '炸弹可放第一排（炸弹满天飞）', opt_flag_capture: '扛旗规则', opt_mines: '地雷规则',
   four_dark: '四暗', double_open: '双明', all_open: '全明',
   flag_any: '任意棋子可扛旗', flag_not_commander: '司令不能扛旗', flag_engineer_only: '只有工兵可扛旗',
-  mines_invincible: '地雷不死（默认）', mines_mutual: '地雷同归于尽',
+  mines_invincible: '地雷不死', mines_mutual: '地雷同归于尽',
   yes: '是', no: '否', create: '创建', cancel: '取消', close: '关闭', ok: '确定',
   take_seat: '坐下', leave_seat: '离座', add_bot: '加电脑', remove_bot: '移除电脑', kick: '踢出', ready: '准备',
   not_ready: '取消准备', is_ready: '已准备', empty_seat: '空位', bot: '电脑', start_when_ready: '四个座位坐满并准备后开始',
@@ -74,10 +74,21 @@ const zh = {
   lang_switch_label: 'Switch to English', opponents: '对手', opt_bombs_badge: '炸弹可前排',
   room_phase: '状态', your_move_title: '轮到你走棋',
   kicked: '你已被房主请出房间', room_closed: '房间已关闭', resume: '继续', in_queue: '（队列中 {n} 人）', bot_level: '电脑难度', bot_standard: '标准', bot_greedy: '贪心', bot_random: '随机', log: '记录',
+  game: '游戏', game_four_player: '四国军棋', game_hidden_front: '两人军棋', choose_game: '选择游戏',
+  game_four_player_desc: '四人两队，北南对东西，15 × 15 十字棋盘', game_hidden_front_desc: '经典两人暗棋：南对北，5 × 12 棋盘，三条前线通道',
+  practice_desc_hf: '你与一个电脑对战，立即开始', start_when_ready_hf: '两个座位坐满并准备后开始',
+  hf_steps: '第 {n} 步 · 无交战 {q}/{max}', hf_timeouts: '超时：南 {s}/{max} · 北 {n}/{max}',
+  draw_offer_lapsed: '{seat}的和棋提议已失效', draw_again_in: '{n} 步后可再次提和',
+  your_side: '执方', you_won_hf: '你赢了！', you_lost_hf: '你输了', mountain: '山界',
+  reason_flag_captured_them: '夺得对方军旗', reason_flag_captured_us: '我方军旗被夺', reason_flag_captured_seat: '{seat}的军旗被夺',
+  reason_no_legal_move_them: '对方无棋可走', reason_no_legal_move_us: '我方无棋可走', reason_no_legal_move_seat: '{seat}无棋可走',
+  reason_timeouts_them: '对方第三次超时', reason_timeouts_us: '我方第三次超时', reason_timeouts_seat: '{seat}第三次超时',
+  reason_surrender_them: '对方投降', reason_surrender_us: '我方投降', reason_surrender_seat: '{seat}投降',
+  reason_no_combat: '连续 100 步没有交战',
 };
 
 const en = {
-  site: 'Siguo', tagline: 'Four-player military chess online · North–South vs East–West',
+  site: 'Siguo', tagline: 'Military chess online: four-player and Hidden Front',
   nav_lobby: 'Lobby', nav_leaderboard: 'Leaderboard', nav_profile: 'My games', nav_login: 'Log in', nav_register: 'Register',
   nav_logout: 'Log out', lang_switch: '中文', guest: 'Guest', play_as_guest: 'Play as guest',
   username: 'Username', password: 'Password', password_again: 'Repeat password', login: 'Log in', register: 'Register',
@@ -100,7 +111,7 @@ const en = {
   opt_bombs_front_row: 'Bombs allowed in the front row', opt_flag_capture: 'Flag capture', opt_mines: 'Mines',
   four_dark: 'Four dark', double_open: 'Double open', all_open: 'All open',
   flag_any: 'Any piece', flag_not_commander: 'Not the commander', flag_engineer_only: 'Engineers only',
-  mines_invincible: 'Invincible (default)', mines_mutual: 'Mutual removal',
+  mines_invincible: 'Invincible', mines_mutual: 'Mutual removal',
   yes: 'Yes', no: 'No', create: 'Create', cancel: 'Cancel', close: 'Close', ok: 'OK',
   take_seat: 'Sit', leave_seat: 'Stand up', add_bot: 'Add bot', remove_bot: 'Remove bot', kick: 'Kick', ready: 'Ready',
   not_ready: 'Not ready', is_ready: 'Ready', empty_seat: 'Empty', bot: 'Bot', start_when_ready: 'Starts when all four seats are taken and ready',
@@ -150,6 +161,17 @@ const en = {
   lang_switch_label: '切换到中文', opponents: 'Opponents', opt_bombs_badge: 'Front-row bombs',
   room_phase: 'Status', your_move_title: 'Your move',
   kicked: 'The host removed you from the room', room_closed: 'The room was closed', resume: 'Resume', in_queue: '({n} in the queue)', bot_level: 'Bot level', bot_standard: 'Standard', bot_greedy: 'Greedy', bot_random: 'Random', log: 'Log',
+  game: 'Game', game_four_player: 'Four-player', game_hidden_front: 'Hidden Front', choose_game: 'Choose a game',
+  game_four_player_desc: 'Four players in two teams, North–South against East–West, on the cross', game_hidden_front_desc: 'The classic two-player game: South against North on 5 × 12, three ways across the front',
+  practice_desc_hf: 'You against one bot, starts at once', start_when_ready_hf: 'Starts when both seats are taken and ready',
+  hf_steps: 'Step {n} · without combat {q}/{max}', hf_timeouts: 'Timeouts: South {s}/{max} · North {n}/{max}',
+  draw_offer_lapsed: "{seat}'s draw offer lapsed", draw_again_in: 'Offer again in {n} steps',
+  your_side: 'Your side', you_won_hf: 'You won!', you_lost_hf: 'You lost', mountain: 'Mountains',
+  reason_flag_captured_them: 'we captured the enemy flag', reason_flag_captured_us: 'our flag was captured', reason_flag_captured_seat: "{seat}'s flag was captured",
+  reason_no_legal_move_them: 'the enemy had no legal move', reason_no_legal_move_us: 'we had no legal move', reason_no_legal_move_seat: '{seat} had no legal move',
+  reason_timeouts_them: 'the enemy timed out a third time', reason_timeouts_us: 'we timed out a third time', reason_timeouts_seat: '{seat} timed out a third time',
+  reason_surrender_them: 'the enemy surrendered', reason_surrender_us: 'we surrendered', reason_surrender_seat: '{seat} surrendered',
+  reason_no_combat: '100 steps without combat',
 };
 
 // Error codes from the server, in Chinese (English falls back to the server's message).
@@ -164,7 +186,7 @@ const zhErrors = {
   too_many_requests: '请求过于频繁，请稍后再试', unauthorized: '请先登录', guest_not_allowed: '游客不能进行此操作',
   not_found: '找不到', flag_not_in_headquarters: '军旗必须放在大本营', mine_outside_back_rows: '地雷只能放在最后两排', mine_in_headquarters: '地雷不能放在大本营',
   bomb_in_front_row: '炸弹不能放在第一排', piece_in_camp: '行营开局不能放子', not_your_turn: '还没轮到你',
-  illegal_move: '不合法的走法', already_in_queue: '已在匹配队列中', seat_taken: '座位已被占用', room_full: '房间已满',
+  illegal_move: '不合法的走法', bad_seat: '这个游戏没有这个座位', invalid_seat: '这个游戏没有这个座位', bad_variant: '没有这个游戏', already_in_queue: '已在匹配队列中', seat_taken: '座位已被占用', room_full: '房间已满',
   queue_cooldown: '你错过了太多对局，请稍后再匹配', not_connected: '尚未连接到服务器，请稍后再试',
 };
 
@@ -194,6 +216,10 @@ export function errorWithReason(err) {
   return err.message || code;
 }
 export function seatName(seat) { return t('seat_' + seat); }
+/** The winner of a status: a team ("NS"/"EW", the four-player game) or a seat ("S"/"N", Hidden Front). */
+export function winnerName(w) { return w && w.length === 1 ? seatName(w) : t('team_' + w); }
+/** The name of a game: "four_player" → 四国军棋, "hidden_front" → 两人军棋. */
+export function gameName(variant) { return t('game_' + (variant || 'four_player')); }
 export function rankName(code) { return code === '?' ? t('rank_unknown') : t('rank_' + code); }
 export function botName(level) {
   return lang === 'zh' ? `${t('bot')}（${t('bot_' + level)}）` : `${t('bot')} (${t('bot_' + level)})`;

@@ -1,4 +1,4 @@
-// Room options (rules.md §10): a form and a one-line summary.
+// Room options (rules.md §10; Hidden Front: hidden-front.md §6, §8): a form and a one-line summary.
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
@@ -6,6 +6,15 @@ export const DEFAULTS = {
   info_mode: 'four_dark', move_seconds: 30, deploy_seconds: 90, reconnect_seconds: 60,
   max_steps: 300, max_skips: 5, bombs_front_row: false, flag_capture: 'any', mines: 'invincible',
 };
+/**
+ * The options of each game, with its defaults: Hidden Front has no information modes, step limit
+ * or skip count (its draw and timeout rules are fixed), no front-row bombs, and mutual mines.
+ */
+export const GAME_DEFAULTS = {
+  four_player: DEFAULTS,
+  hidden_front: { move_seconds: 30, deploy_seconds: 90, reconnect_seconds: 60, flag_capture: 'any', mines: 'mutual' },
+};
+const defaultsOf = (variant) => GAME_DEFAULTS[variant] || DEFAULTS;
 const RANGES = {
   move_seconds: [10, 120], deploy_seconds: [30, 300], reconnect_seconds: [15, 300], max_steps: [50, 2000], max_skips: [1, 20],
 };
@@ -15,11 +24,11 @@ const CHOICES = {
   mines: [['invincible', 'mines_invincible'], ['mutual', 'mines_mutual']],
 };
 
-export function optionsForm(initial) {
-  const o = { ...DEFAULTS, ...initial };
+export function optionsForm(initial, variant = 'four_player') {
+  const o = { ...defaultsOf(variant), ...initial };
   const inputs = {};
   const fields = [];
-  for (const key of Object.keys(DEFAULTS)) {
+  for (const key of Object.keys(defaultsOf(variant))) {
     let input;
     if (CHOICES[key]) {
       input = h('select', { name: key }, CHOICES[key].map(([v, label]) => h('option', { value: v, selected: o[key] === v }, t(label))));
@@ -46,9 +55,15 @@ export function optionsForm(initial) {
   };
 }
 
-export function optionsSummary(o) {
+export function optionsSummary(o, variant = 'four_player') {
   if (!o) return '';
-  const parts = [t(o.info_mode || 'four_dark'), `${o.move_seconds ?? 30}s`];
+  const hf = variant === 'hidden_front';
+  const parts = hf ? [`${o.move_seconds ?? 30}s`] : [t(o.info_mode || 'four_dark'), `${o.move_seconds ?? 30}s`];
+  if (hf) {
+    if (o.flag_capture && o.flag_capture !== 'any') parts.push(t('flag_' + o.flag_capture));
+    if (o.mines && o.mines !== 'mutual') parts.push(t('mines_' + o.mines));
+    return parts.join(' · ');
+  }
   if (o.max_steps && o.max_steps !== 300) parts.push(`${o.max_steps}${t('step').includes('步') ? '步' : ' steps'}`);
   if (o.bombs_front_row) parts.push(t('opt_bombs_badge'));
   if (o.flag_capture && o.flag_capture !== 'any') parts.push(t('flag_' + o.flag_capture));
@@ -56,8 +71,9 @@ export function optionsSummary(o) {
   return parts.join(' · ');
 }
 
-export function optionsList(o) {
-  const x = { ...DEFAULTS, ...o };
+export function optionsList(o, variant = 'four_player') {
+  const keys = Object.keys(defaultsOf(variant));
+  const x = { ...defaultsOf(variant), ...o };
   const val = (k) => {
     const v = x[k];
     if (k === 'info_mode') return t(v);
@@ -66,5 +82,5 @@ export function optionsList(o) {
     if (k === 'bombs_front_row') return v ? t('yes') : t('no');
     return String(v);
   };
-  return h('dl.opts-list', Object.keys(DEFAULTS).map(k => h('div.row', h('dt.grow', t('opt_' + k)), h('dd', { style: { margin: 0, fontWeight: 600, color: '#24221f' } }, val(k)))));
+  return h('dl.opts-list', keys.map(k => h('div.row', h('dt.grow', t('opt_' + k)), h('dd', { style: { margin: 0, fontWeight: 600, color: '#24221f' } }, val(k)))));
 }

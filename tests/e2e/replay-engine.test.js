@@ -1,11 +1,12 @@
 // The replay viewer rebuilds positions in the browser from a game record. Check it against the
-// server's own rules engine (`siguo rules moves` / `siguo rules play`) over random games.
+// server's own rules engine (`siguo rules moves` / `siguo rules play`) over random games of both
+// games (Hidden Front: `"variant": "hidden_front"` positions, hidden-front.md §8).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { buildServer, binaryPath } from './harness.js';
 import { replayRecord } from '../../static/js/replay-engine.js';
-import { STATIONS, SEATS } from '../../static/js/board.js';
+import { boardOf } from '../../static/js/geometry.js';
 
 before(() => buildServer());
 
@@ -25,8 +26,12 @@ function rng(seed) {
   };
 }
 
-function randomDeployment(seat, rand) {
-  const free = [...STATIONS.values()].filter(s => s.seat === seat && s.kind !== 'camp').map(s => s.name);
+/** A random legal deployment of `seat` (rules.md §4; Hidden Front §3: no mine in a headquarters). */
+function randomDeployment(seat, rand, variant) {
+  const { stations } = boardOf(variant);
+  const hf = variant === 'hidden_front';
+  const free = [...stations.values()].filter(s => s.seat === seat && s.kind !== 'camp').map(s => s.name);
+  const local = (name) => stations.get(name).local;
   const pieces = {};
   const take = (filter) => {
     const c = free.filter(filter);
@@ -34,20 +39,21 @@ function randomDeployment(seat, rand) {
     free.splice(free.indexOf(s), 1);
     return s;
   };
-  pieces[take(s => s.endsWith('b6') || s.endsWith('d6'))] = 'F';
-  for (let i = 0; i < 3; i++) pieces[take(s => s.endsWith('5') || s.endsWith('6'))] = 'M';
-  for (let i = 0; i < 2; i++) pieces[take(s => !s.endsWith('1'))] = 'B';
+  pieces[take(s => ['b6', 'd6'].includes(local(s)))] = 'F';
+  for (let i = 0; i < 3; i++) pieces[take(s => /[56]$/.test(local(s)) && !(hf && stations.get(s).kind === 'hq'))] = 'M';
+  for (let i = 0; i < 2; i++) pieces[take(s => !local(s).endsWith('1'))] = 'B';
   const rest = ['9', '8', '7', '7', '6', '6', '5', '5', '4', '4', '3', '3', '3', '2', '2', '2', '1', '1', '1'];
   for (const r of rest) pieces[take(() => true)] = r;
   return { seat, pieces };
 }
 
-function playRandomGame(seed, options) {
+function playRandomGame(seed, options, variant = 'four_player') {
   const rand = rng(seed);
-  const deployments = SEATS.map(s => randomDeployment(s, rand));
+  const SEATS = boardOf(variant).seats;
+  const deployments = SEATS.map(s => randomDeployment(s, rand, variant));
   const pieces = {};
   for (const d of deployments) for (const [k, v] of Object.entries(d.pieces)) pieces[k] = d.seat + v;
-  let position = { turn: 'N', pieces, options };
+  let position = variant === 'hidden_front' ? { variant, turn: 'S', pieces, options } : { turn: 'N', pieces, options };
   // Let the engine normalize the start (eliminations of seats without a move).
   position = referee('play', { position, actions: [] }).position;
   const positions = [position];
@@ -57,8 +63,8 @@ function playRandomGame(seed, options) {
     let action, refAction;
     const live = SEATS.filter(s => !(position.eliminated || []).includes(s));
     const r = rand();
-    if (r < 0.04) { action = { type: 'timeout' }; refAction = 'timeout'; }
-    else if (r < 0.05 && live.length) { const s = live[Math.floor(rand() * live.length)]; action = { type: 'surrender', seat: s }; refAction = 'surrender ' + s; }
+    if (r < timeoutRate(variant)) { action = { type: 'timeout' }; refAction = 'timeout'; }
+    else if (r < timeoutRate(variant) + surrenderRate(variant) && live.length) { const s = live[Math.floor(rand() * live.length)]; action = { type: 'surrender', seat: s }; refAction = 'surrender ' + s; }
     else {
       if (!moves.length) break;
       const m = moves[Math.floor(rand() * moves.length)];
@@ -74,6 +80,11 @@ function playRandomGame(seed, options) {
   }
   return { deployments, actions, positions, status: null };
 }
+
+/** Hidden Front loses at the third timeout: fewer of them, so that games also end otherwise. */
+const timeoutRate = (variant) => (variant === 'hidden_front' ? 0.01 : 0.04);
+/** Hidden Front's games end at the first surrender: rarer, so that they reach combat and the other ends. */
+const surrenderRate = (variant) => (variant === 'hidden_front' ? 0.001 : 0.01);
 
 for (const [seed, options] of [[1, {}], [2, { mines: 'mutual' }], [3, { flag_capture: 'engineer_only', max_skips: 2 }], [4, { max_steps: 60 }]]) {
   test(`replay viewer positions match the rules engine (seed ${seed})`, () => {
@@ -93,6 +104,28 @@ for (const [seed, options] of [[1, {}], [2, { mines: 'mutual' }], [3, { flag_cap
       assert.ok(last.over, 'the replay sees the game end');
       assert.equal(last.over.state, game.status.state);
       assert.equal(last.over.winner ?? null, game.status.winner ?? null);
+    }
+  });
+}
+
+for (const [seed, options] of [[11, {}], [12, { mines: 'invincible' }], [13, { flag_capture: 'engineer_only' }], [14, {}], [15, {}]]) {
+  test(`replay viewer positions match the rules engine for Hidden Front (seed ${seed})`, () => {
+    const variant = 'hidden_front';
+    const game = playRandomGame(seed, options, variant);
+    console.log(`hidden front seed ${seed}: ${game.actions.length} actions, status ${JSON.stringify(game.status)}`);
+    const states = replayRecord({ variant, options, deployments: game.deployments, actions: game.actions });
+    assert.equal(states.length, game.positions.length);
+    for (let i = 0; i < states.length; i++) {
+      const js = states[i], ref = game.positions[i];
+      assert.deepEqual(js.pieces, ref.pieces, `pieces after action ${i}`);
+      assert.equal(js.steps, ref.steps ?? 0, `steps after action ${i}`);
+      assert.equal(js.quiet, ref.quiet_steps ?? 0, `steps without combat after action ${i}`);
+      assert.deepEqual({ S: 0, N: 0, ...(ref.timeouts || {}) }, js.skips, `timeouts after action ${i}`);
+      if (!js.over) assert.equal(js.turn, ref.turn, `turn after action ${i}`);
+    }
+    if (game.status) {
+      const last = states[states.length - 1];
+      assert.deepEqual(last.over, game.status, 'the replay sees the same end');
     }
   });
 }

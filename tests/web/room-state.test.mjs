@@ -5,25 +5,10 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as S from '../../static/js/room/state.js';
 import { STATIONS } from '../../static/js/board.js';
+import { frozen, run } from './support.mjs';
 
 const { reduce, initialState } = S;
 const ROOM = 'k3m9x2qa';
-
-/** Freeze deeply, so that a reducer mutating its input state throws. */
-function frozen(x) {
-  if (x && typeof x === 'object' && !Object.isFrozen(x)) {
-    Object.freeze(x);
-    for (const v of Object.values(x)) frozen(v);
-  }
-  return x;
-}
-
-/** Reduce a sequence of messages from a frozen state; every intermediate state is frozen too. */
-function run(state, ...msgs) {
-  let s = frozen(state);
-  for (const m of msgs) s = frozen(reduce(s, m));
-  return s;
-}
 
 const OPTIONS = {
   info_mode: 'four_dark', move_seconds: 20, deploy_seconds: 90, reconnect_seconds: 60,
@@ -353,7 +338,7 @@ describe('update', () => {
     assert.equal(s.phase, 'battle');
   });
 
-  test('skips, revealed flags, eliminations, escapes, draw offers go to the log; flags and eliminations to the chat', () => {
+  test('skips, revealed flags, eliminations, escapes, draw offers and their answers go to the log; flags and eliminations to the chat', () => {
     const events = [
       { type: 'skipped', seat: 'E', skips: 2 },
       { type: 'flag_revealed', seat: 'W', station: 'Wb6' },
@@ -366,7 +351,8 @@ describe('update', () => {
       { type: 'turn', seat: 'N', steps: 40 },
     ];
     const s = run(inBattle(), update({ events }));
-    assert.deepEqual(s.log.map(e => e.type), ['skipped', 'flag_revealed', 'eliminated', 'escaped', 'draw_offered', 'draw_declined']);
+    // An offer's answer and its lapse (Hidden Front, hidden-front.md §5) are logged too; turns are not.
+    assert.deepEqual(s.log.map(e => e.type), ['skipped', 'flag_revealed', 'eliminated', 'escaped', 'draw_offered', 'draw_declined', 'draw_accepted', 'draw_offer_expired']);
     assert.deepEqual(s.chat, [{ sys: 'flag_revealed', seat: 'W' }, { sys: 'seat_eliminated', seat: 'W' }]);
     assert.equal(s.escaped.E, true);
     assert.equal(s.escaped.S, true, 'escapes from the snapshot stay');

@@ -1,11 +1,12 @@
-// Lobby: play cards (practice, ranked queues, create room, join by code) and the public rooms.
+// Lobby: the game to play (四国军棋 or 两人军棋), play cards (practice, ranked queues, create
+// room, join by code) and the public rooms of both games.
 import { h, clear, toast } from '../dom.js';
-import { t, errorText, seatName } from '../i18n.js';
+import { t, errorText, seatName, gameName } from '../i18n.js';
 import { get } from '../api.js';
 import { live } from '../ws.js';
 import { session } from '../session.js';
 import { navigate } from '../main.js';
-import { SEATS, SEAT_COLOURS } from '../board.js';
+import { SEAT_COLOURS, boardOf, VARIANTS } from '../board.js';
 import { queue } from '../queue.js';
 import { optionsForm, optionsSummary } from '../options.js';
 
@@ -13,15 +14,29 @@ export async function render(main) {
   const offs = [];
   const me = session.me;
 
+  // --- the game: kept in the browser; the practice and room cards follow it
+  let game = localStorage.getItem('siguo_game');
+  if (!VARIANTS.includes(game)) game = 'four_player';
+  const gameButtons = VARIANTS.map(v => h('button.btn.game-choice', {
+    type: 'button', 'data-testid': 'game-' + v, 'data-variant': v, onclick: () => pickGame(v),
+  }, gameName(v)));
+  const gameDesc = h('p.muted.small', { 'data-testid': 'game-desc' });
+  const gameCard = h('section.panel.play-card.game-card', h('h2', t('choose_game')), h('div.game-switch', { role: 'group' }, gameButtons), gameDesc);
+
   // --- play cards
-  const practiceOpts = optionsForm({});
+  let practiceOpts = optionsForm({}, game);
+  const practiceOptsBox = h('div');
+  const practiceDesc = h('p.muted.small');
   const practiceLevel = h('select', { name: 'level' }, ['standard', 'greedy', 'random'].map(l => h('option', { value: l }, t('bot_' + l))));
+  // Hidden Front: play South (moves first) or North.
+  const practiceSeat = h('select', { name: 'seat', 'data-testid': 'practice-seat' }, ['S', 'N'].map(x => h('option', { value: x }, seatName(x))));
+  const practiceSeatField = h('label.field', h('span', t('your_side')), practiceSeat);
   const practiceBtn = h('button.btn.primary.big', { 'data-testid': 'practice', onclick: startPractice }, t('practice'));
   async function startPractice() {
     practiceBtn.disabled = true;
     try {
       await session.ensure();
-      const ack = await live.send('start_practice', { options: practiceOpts.value(), level: practiceLevel.value, seat: 'S' });
+      const ack = await live.send('start_practice', { options: practiceOpts.value(), level: practiceLevel.value, seat: game === 'hidden_front' ? practiceSeat.value : 'S', variant: game });
       navigate('/room/' + ack.room);
     } catch (e) {
       toast(errorText(e), 'error');
@@ -59,7 +74,8 @@ export async function render(main) {
     const tick = setInterval(draw, 1000);
     offs.push(() => clearInterval(tick));
     draw();
-    return h('section.panel.play-card',
+    // The ladders are the four-player game's.
+    return h('section.panel.play-card.four-only',
       h('h2', t(ladder), h('a.small', { href: '#/leaderboard/' + ladder }, t('leaderboard'))),
       h('p.muted.small', t(ladder + '_desc')),
       h('div.row', btn, status));
@@ -86,12 +102,13 @@ export async function render(main) {
 
   const left = h('div.stack',
     resumeBox,
+    gameCard,
     h('section.panel.play-card',
       h('h2', t('practice')),
-      h('p.muted.small', t('practice_desc')),
+      practiceDesc,
       practiceBtn,
       h('details', { style: { marginTop: '10px' } }, h('summary.small', t('options')),
-        h('div.stack', { style: { marginTop: '8px' } }, h('label.field', h('span', t('bot_level')), practiceLevel), practiceOpts.el))),
+        h('div.stack', { style: { marginTop: '8px' } }, h('label.field', h('span', t('bot_level')), practiceLevel), practiceSeatField, practiceOptsBox))),
     ...queueCards,
     h('section.panel.play-card',
       h('h2', t('create_room')),
@@ -100,10 +117,27 @@ export async function render(main) {
       joinForm),
   );
 
+  function pickGame(v) {
+    game = v;
+    try { localStorage.setItem('siguo_game', v); } catch { /* storage off */ }
+    for (const b of gameButtons) {
+      const on = b.dataset.variant === v;
+      b.classList.toggle('primary', on);
+      b.setAttribute('aria-pressed', String(on));
+    }
+    gameDesc.textContent = t('game_' + v + '_desc');
+    practiceDesc.textContent = t(v === 'hidden_front' ? 'practice_desc_hf' : 'practice_desc');
+    practiceOpts = optionsForm({}, v);
+    clear(practiceOptsBox, practiceOpts.el);
+    for (const c of queueCards) c.hidden = v !== 'four_player';
+    practiceSeatField.hidden = v !== 'hidden_front';
+  }
+  pickGame(game);
+
   // --- rooms
   const roomsBody = h('tbody');
   const roomsTable = h('table.list', h('thead', h('tr',
-    h('th', t('room_host')), h('th', t('seats')), h('th', t('room_phase')), h('th.hide-sm', t('options')), h('th', ''))), roomsBody);
+    h('th', t('game')), h('th', t('room_host')), h('th', t('seats')), h('th', t('room_phase')), h('th.hide-sm', t('options')), h('th', ''))), roomsBody);
   const roomsBox = h('div', roomsTable);
   async function loadRooms() {
     try {
@@ -116,16 +150,18 @@ export async function render(main) {
       }
       clear(roomsBox, roomsTable);
       for (const r of rooms) {
-        const dots = h('span.seat-dots', SEATS.map(s => h('span', {
+        const seats = boardOf(r.variant).seats;
+        const dots = h('span.seat-dots', seats.map(s => h('span', {
           class: 'seat-dot' + (r.seats && r.seats[s] ? ' filled' : ''), style: { background: SEAT_COLOURS[s] },
           title: seatName(s) + ': ' + (r.seats && r.seats[s] ? (r.seats[s].name || t('bot')) : t('empty_seat')),
         }, seatName(s))));
-        roomsBody.append(h('tr',
+        roomsBody.append(h('tr', { 'data-variant': r.variant || 'four_player' },
+          h('td', h('span.tag.game-tag', { 'data-testid': 'room-game' }, gameName(r.variant))),
           h('td', r.host || '–'),
           h('td', dots, ' ', h('span.small.muted', `${t('spectators')} ${r.spectators || 0}`)),
           // The list holds rooms that have not started: waiting, with so many seats taken.
-          h('td.small', { 'data-testid': 'room-phase' }, `${t('phase_' + (r.phase === 'deploying' ? 'deploy' : r.phase || 'waiting'))} · ${SEATS.filter(x => r.seats && r.seats[x]).length}/4`),
-          h('td.hide-sm.small', optionsSummary(r.options)),
+          h('td.small', { 'data-testid': 'room-phase' }, `${t('phase_' + (r.phase === 'deploying' ? 'deploy' : r.phase || 'waiting'))} · ${seats.filter(x => r.seats && r.seats[x]).length}/${seats.length}`),
+          h('td.hide-sm.small', optionsSummary(r.options, r.variant)),
           h('td', h('a.btn.small', { href: '#/room/' + r.room }, t('join')))));
       }
     } catch (e) {
@@ -146,7 +182,13 @@ export async function render(main) {
   offs.push(() => clearInterval(poll));
 
   function createRoomDialog() {
-    const form = optionsForm({});
+    // The game of the lobby's choice, changeable here; the options follow it.
+    let form = optionsForm({}, game);
+    const formBox = h('div', form.el);
+    const variant = h('select', {
+      name: 'variant', 'data-testid': 'room-variant',
+      onchange: () => { form = optionsForm({}, variant.value); clear(formBox, form.el); },
+    }, VARIANTS.map(v => h('option', { value: v, selected: v === game }, gameName(v))));
     const pub = h('select', { name: 'public' }, h('option', { value: 'true' }, t('public_room')), h('option', { value: 'false' }, t('private_room')));
     const err = h('div.error-text');
     const dlg = h('dialog',
@@ -157,7 +199,7 @@ export async function render(main) {
           err.textContent = '';
           try {
             await session.ensure();
-            const ack = await live.send('create_room', { public: pub.value === 'true', options: form.value() });
+            const ack = await live.send('create_room', { public: pub.value === 'true', options: form.value(), variant: variant.value });
             // The creator plays: seated at South at once (another seat is a click away).
             try {
               await live.send('join_room', { room: ack.room });
@@ -169,8 +211,9 @@ export async function render(main) {
         },
       },
         h('h2', t('create_room')),
+        h('label.field', h('span', t('game')), variant),
         h('label.field', h('span', t('visibility')), pub),
-        form.el,
+        formBox,
         err,
         h('div.row', h('button.btn.primary', { type: 'submit', 'data-testid': 'create-room-submit' }, t('create')),
           h('button.btn', { type: 'button', onclick: () => dlg.close() }, t('cancel')))));

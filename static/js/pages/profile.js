@@ -1,6 +1,6 @@
 // A player's profile: per-ladder points and record, recent games with links to replays.
 import { h, fmtDate } from '../dom.js';
-import { t, errorText, seatName, botName } from '../i18n.js';
+import { t, errorText, seatName, botName, gameName } from '../i18n.js';
 import { get } from '../api.js';
 import { session } from '../session.js';
 
@@ -51,14 +51,15 @@ export async function render(main, { args }) {
   // The other team's players (bots by level), from the list item's `players`.
   const opponents = (g) => {
     const mine = String(g.seat || '').split('+').concat(g.seats || []);
-    const team = (s) => (s === 'N' || s === 'S') ? 'NS' : 'EW';
+    // Hidden Front: the other seat is the opponent; four-player: the other team.
+    const team = g.variant === 'hidden_front' ? (s) => s : (s) => (s === 'N' || s === 'S') ? 'NS' : 'EW';
     const ours = mine.length ? team(mine[0]) : null;
     return (g.players || []).filter(p => ours && team(p.seat) !== ours)
       .map(p => p.name || botName(p.bot)).join('、');
   };
   const rows = games.map(g => h('tr',
     h('td', fmtDate(g.finished_at || g.created_at)),
-    h('td', kindName(g.kind)),
+    h('td', kindName(g.kind), ' ', h('span.tag.game-tag', { 'data-testid': 'game-variant' }, gameName(g.variant))),
     h('td', g.seat ? String(g.seat).split('+').map(seatName).join('+') : ''),
     h('td', { 'data-testid': 'opponents' }, opponents(g)),
     h('td', (() => { const p = pointsOf.get(g.id); const v = p ? p.points : g.points; return v == null ? '' : (v > 0 ? '+' : '') + v; })()),

@@ -1,9 +1,9 @@
 // Replay viewer: every piece shown, step forward and back through a finished game.
 import { h, clear, fmtDate } from '../dom.js';
-import { t, seatName, rankName, errorText, botName } from '../i18n.js';
+import { t, seatName, rankName, errorText, botName, gameName, winnerName } from '../i18n.js';
 import { get } from '../api.js';
-import { createBoard, SEATS, SEAT_COLOURS } from '../board.js';
-import { replayRecord } from '../replay-engine.js';
+import { createBoard, SEAT_COLOURS, boardOf } from '../board.js';
+import { replayRecord, HF_TIMEOUT_LIMIT } from '../replay-engine.js';
 import { optionsList } from '../options.js';
 import { session } from '../session.js';
 import { moveWords } from '../room/words.js';
@@ -20,13 +20,20 @@ export async function render(main, { args, query }) {
   const players = {};
   for (const p of game.players || []) players[p.seat] = p;
 
+  // Which game: the record says (records before Hidden Front are four-player ones).
+  const variant = game.variant || (game.record && game.record.variant) || 'four_player';
+  const hf = variant === 'hidden_front';
+  const SEATS = boardOf(variant).seats;
   const boardBox = h('div.board-wrap', { 'data-testid': 'replay-board' });
   const board = createBoard(boardBox, {
+    variant,
     rankLabel: rankName,
     stationLabel: (k) => (k === 'hq' ? t('hq') : ''),
     pieceTitle: (stn, code) => `${stn}${code ? ' · ' + seatName(code[0]) + ' ' + rankName(code.slice(1)) : ''}`,
   });
-  const bottom = query.get('seat') && SEATS.includes(query.get('seat')) ? query.get('seat') : 'S';
+  // Hidden Front: a player of North sees its own side at the bottom, as in the game.
+  const mine = session.me && (game.players || []).find(p => !p.bot && p.name === session.me.name);
+  const bottom = query.get('seat') && SEATS.includes(query.get('seat')) ? query.get('seat') : hf && mine ? mine.seat : 'S';
   board.setView(bottom);
 
   if (!game.record) {
@@ -38,12 +45,13 @@ export async function render(main, { args, query }) {
     return;
   }
 
-  const states = replayRecord(game.record);
+  const states = replayRecord({ variant, ...game.record });
   let idx = Number(query.get('step')) || 0;
   idx = Math.max(0, Math.min(states.length - 1, idx));
   let timer = null;
 
   const pos = h('span.pos', { 'data-testid': 'replay-pos' });
+  const counters = h('div.small.muted', { 'data-testid': 'replay-counters', hidden: !hf });
   const noteBox = h('div.status-line', { 'data-testid': 'replay-note', 'aria-live': 'polite' });
   const playBtn = h('button.btn', { onclick: togglePlay, 'aria-label': t('play'), title: t('play') }, '▷');
   const bar = h('div.replay-bar',
@@ -72,6 +80,7 @@ export async function render(main, { args, query }) {
       case 'draw_declined': return `${s}: ${t('decline_draw')}`;
       case 'draw_accepted': return `${s}: ${t('accept_draw')}`;
       case 'draw': return t('draw');
+      case 'draw_offer_expired': return t('draw_offer_lapsed', { seat: s });
       default: return '';
     }
   }
@@ -94,13 +103,15 @@ export async function render(main, { args, query }) {
       const p = players[seat];
       plates[seat] = {
         title: seatName(seat), name: p ? (p.bot ? botName(p.bot) : p.name) : '',
-        sub: s.eliminated[seat] ? t('eliminated') + ' · ' + t('elim_' + s.eliminated[seat]) : t('skips', { n: s.skips[seat] || 0, max: (game.options || {}).max_skips ?? 5 }),
+        sub: s.eliminated[seat] ? t('eliminated') + ' · ' + t('elim_' + s.eliminated[seat])
+          : t('skips', { n: s.skips[seat] || 0, max: hf ? HF_TIMEOUT_LIMIT : (game.options || {}).max_skips ?? 5 }),
         active: s.turn === seat, dead: !!s.eliminated[seat],
       };
     }
     board.setPlates(plates);
     pos.textContent = t('move_n', { n: idx, total: states.length - 1 });
     noteBox.textContent = idx === 0 ? t('initial_position') : s.notes.map(describe).filter(Boolean).join(' · ');
+    if (hf) counters.textContent = t('hf_steps', { n: s.steps, q: s.quiet, max: 100 });
     rows.forEach((r, j) => { r.style.background = j === idx ? '#fff4d6' : ''; r.style.fontWeight = j === idx ? '700' : ''; });
     const row = rows[idx];
     if (row.offsetTop < moveList.scrollTop || row.offsetTop + row.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
@@ -117,15 +128,19 @@ export async function render(main, { args, query }) {
 
   const result = game.result || {};
   // Told from the viewer's side when the viewer played (their team), else from the winners'.
-  const me = session.me && (game.players || []).find(p => !p.bot && p.name === session.me.name);
-  const myTeam = me ? (me.seat === 'N' || me.seat === 'S' ? 'NS' : 'EW') : null;
-  const loser = result.winner === 'NS' ? 'EW' : 'NS';
+  const me = mine;
+  // Hidden Front: the winner is a seat, and "our team" is our seat.
+  const myTeam = me ? (hf ? me.seat : me.seat === 'N' || me.seat === 'S' ? 'NS' : 'EW') : null;
+  const loser = hf ? (result.winner === 'S' ? 'N' : 'S') : result.winner === 'NS' ? 'EW' : 'NS';
   const resultText = result.state === 'won'
-    ? (myTeam ? (myTeam === result.winner ? t('you_won') : t('you_lost')) : t('winner', { team: t('team_' + result.winner) }))
+    ? (myTeam ? t((myTeam === result.winner ? 'you_won' : 'you_lost') + (hf ? '_hf' : '')) : t('winner', { team: winnerName(result.winner) }))
     : result.state === 'draw' ? t('draw') : t('in_progress');
-  const reasonText = !result.reason ? null : result.reason !== 'elimination' || result.state !== 'won' ? t('reason_' + result.reason)
-    : myTeam ? t(myTeam === result.winner ? 'reason_elimination_them' : 'reason_elimination_us')
-      : t('reason_elimination_team', { team: t('team_' + loser) });
+  const sided = hf && result.state === 'won' && result.reason;
+  const reasonText = !result.reason ? null
+    : sided ? (myTeam ? t(`reason_${result.reason}_${myTeam === result.winner ? 'them' : 'us'}`) : t(`reason_${result.reason}_seat`, { seat: seatName(loser) }))
+      : result.reason !== 'elimination' || result.state !== 'won' ? t('reason_' + result.reason)
+        : myTeam ? t(myTeam === result.winner ? 'reason_elimination_them' : 'reason_elimination_us')
+          : t('reason_elimination_team', { team: t('team_' + loser) });
   const playersBox = h('div.seat-list', SEATS.map(seat => {
     const p = players[seat] || {};
     return h('div.seat-card',
@@ -141,13 +156,15 @@ export async function render(main, { args, query }) {
     h('aside.side',
       h('section.panel.stack', { 'data-testid': 'replay-controls' }, bar, h('div.small.muted.kb-hint', t('replay_keys'))),
       h('section.panel.stack',
-        h('h2', t('replay'), ' #', String(game.id ?? id), ' ', h('span.tag', t(game.kind === 'casual' ? 'casual' : game.kind === 'practice' ? 'practice_mode' : game.kind === 'ranked' ? 'ranked_mode' : 'ranked_dual_mode'))),
+        h('h2', t('replay'), ' #', String(game.id ?? id), ' ', h('span.tag', t(game.kind === 'casual' ? 'casual' : game.kind === 'practice' ? 'practice_mode' : game.kind === 'ranked' ? 'ranked_mode' : 'ranked_dual_mode')),
+          ' ', h('span.tag.game-tag', { 'data-testid': 'replay-game' }, gameName(variant))),
         h('div.status-line', { 'data-testid': 'replay-result' }, resultText, reasonText ? h('span.small.muted', ' · ' + reasonText) : null),
         h('div.small.muted', fmtDate(game.finished_at || game.created_at)),
+        counters,
         noteBox),
       h('section.panel', h('h2', t('seats')), playersBox),
       h('section.panel', moveList),
-      h('section.panel', h('h2', t('options')), optionsList(game.options || game.record.options || {})))));
+      h('section.panel', h('h2', t('options')), optionsList(game.options || game.record.options || {}, variant)))));
 
   const keys = (ev) => {
     if (ev.target.closest('input, textarea, select')) return;

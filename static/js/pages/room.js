@@ -17,7 +17,7 @@ import { createInfoView } from '../room/info-view.js';
 import { createChatView, createLogView } from '../room/feed-views.js';
 import { createCasualtiesView } from '../room/casualties-view.js';
 import { sound } from '../sound.js';
-import { MARKS, remainingMs, myTurn } from '../room/state.js';
+import { MARKS, remainingMs, myTurn, variantOf } from '../room/state.js';
 
 /** Server messages for the room that go straight to the reducer (`update` waits for animations). */
 const MESSAGES = ['room', 'snapshot', 'deployment', 'presence', 'chat', 'kicked', 'room_closed'];
@@ -38,7 +38,7 @@ export async function render(main, { name, args }) {
     onMark: (station) => dispatch({ type: 'ui/mark_menu', station }),
   });
   const status = createStatusView(overlay, {
-    act, leaveRoom, loadFormation, saveFormation: (seat) => saveFormation(seat, st.deployments[seat]),
+    act, leaveRoom, loadFormation, saveFormation: (seat) => saveFormation(seat, st.deployments[seat], variantOf(st)),
   });
   const seats = createSeatsView(act);
   const chat = createChatView({ tab: (tab) => dispatch({ type: 'ui/chat_tab', tab }), send: sendChat });
@@ -183,7 +183,7 @@ export async function render(main, { name, args }) {
   }
 
   async function loadFormation(seat) {
-    const f = await formationsDialog();
+    const f = await formationsDialog(variantOf(st));
     if (!f) return;
     try { await act('load_formation', { seat, formation: f.id }); } catch { /* toasted */ }
   }

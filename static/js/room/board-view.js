@@ -67,6 +67,7 @@ export function createBoardView(container, { onClick, onMark }) {
     /** Draw what changed since the last call. */
     render(s, now) {
       if (S.changed(last, s, PIECES)) {
+        board.setVariant(S.variantOf(s));
         board.setView(S.bottomSeat(s));
         board.setEliminated([...S.eliminated(s)]);
         board.setFlags(S.flagStations(s));

@@ -2,7 +2,7 @@
 // losses by rank; an enemy's as backs, naming only what the game revealed (a fallen commander).
 import { h, clear } from '../dom.js';
 import { t, seatName, rankName } from '../i18n.js';
-import { SEATS, SEAT_COLOURS } from '../board.js';
+import { SEAT_COLOURS } from '../board.js';
 import * as S from './state.js';
 
 export function createCasualtiesView() {
@@ -16,7 +16,7 @@ export function createCasualtiesView() {
       last = s;
       el.hidden = !(s.view && s.view.pieces);
       const c = S.casualties(s);
-      clear(body, SEATS.filter(seat => c[seat]).map(seat => {
+      clear(body, S.seatsOf(s).filter(seat => c[seat]).map(seat => {
         const x = c[seat];
         const colour = SEAT_COLOURS[seat];
         const chips = x.ranks.map(r => h('span.chip', { style: { color: colour, borderColor: colour }, title: rankName(r) }, rankName(r)));

@@ -1,9 +1,10 @@
 // The two append-only feeds of a room: the chat (room and team tabs, system lines) and the game
 // log (one line per logged event). Each render appends the entries that are new in the state.
 import { h, clear } from '../dom.js';
-import { t, seatName } from '../i18n.js';
+import { t, seatName, winnerName } from '../i18n.js';
 import { SEAT_COLOURS } from '../board.js';
 import { moveWords } from './words.js';
+import * as S from './state.js';
 
 /** Append `list[shown…]` to `box` with `line`, scrolled to the end; returns the new count. */
 function appendNew(box, list, shown, line) {
@@ -30,12 +31,14 @@ export function logText(ev) {
     case 'eliminated': return t('seat_eliminated', { seat: s }) + ` (${t('elim_' + ev.reason)})`;
     case 'draw_offered': return t('draw_offered', { seat: s });
     case 'draw_declined': return `${s}: ${t('decline_draw')}`;
+    case 'draw_accepted': return `${s}: ${t('accept_draw')}`;
+    case 'draw_offer_expired': return t('draw_offer_lapsed', { seat: s });
     case 'deploy_confirmed': return `${s}: ${t('deployed')}`;
     case 'battle_started': return t('battle_begins');
     case 'escaped': return `${s}: ${t('elim_escaped')}`;
     case 'game_over': {
       const st = ev.status || {};
-      return t('game_over') + ' · ' + (st.state === 'draw' ? t('draw') : t('winner', { team: t('team_' + st.winner) }));
+      return t('game_over') + ' · ' + (st.state === 'draw' ? t('draw') : t('winner', { team: winnerName(st.winner) }));
     }
     default: return ev.type;
   }
@@ -67,6 +70,7 @@ export function createChatView(on) {
   return {
     el,
     render(s) {
+      sendTo.hidden = S.isHiddenFront(s); // two sides, no team to talk to
       tabRoom.checked = s.chatTab === 'room';
       tabTeam.checked = s.chatTab === 'team';
       shown = appendNew(log, s.chat, shown, chatLine);

@@ -1,6 +1,6 @@
 // The room panel: its kind, the invite link of a casual room, its options.
 import { h, clear, toast } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, gameName } from '../i18n.js';
 import { optionsList } from '../options.js';
 
 const KIND = { casual: 'casual', practice: 'practice_mode', ranked: 'ranked_mode' };
@@ -16,7 +16,8 @@ export function createInfoView() {
       const r = s.room;
       if (!r) { clear(el); return; }
       const kind = r.kind || 'casual';
-      const parts = [h('h2', t('room'), ' ', h('span.tag', t(KIND[kind] || 'ranked_dual_mode')))];
+      const parts = [h('h2', t('room'), ' ', h('span.tag', t(KIND[kind] || 'ranked_dual_mode')), ' ',
+        h('span.tag.game-tag', { 'data-testid': 'room-game', 'data-variant': r.variant || 'four_player' }, gameName(r.variant)))];
       if (r.invite && kind === 'casual') {
         parts.push(h('div.small.muted', t('invite_code_is')), h('div.invite-code', { 'data-testid': 'invite-code' }, r.invite));
         const link = location.origin + location.pathname + '#/join/' + r.invite;
@@ -25,7 +26,7 @@ export function createInfoView() {
           onclick: async () => { try { await navigator.clipboard.writeText(link); toast(t('copied')); } catch { inp.select(); } },
         }, t('copy'))));
       }
-      parts.push(optionsList(r.options || {}));
+      parts.push(optionsList(r.options || {}, r.variant));
       clear(el, ...parts);
     },
   };

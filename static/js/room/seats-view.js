@@ -2,7 +2,7 @@
 // kick.
 import { h, clear } from '../dom.js';
 import { t, seatName, botName } from '../i18n.js';
-import { SEATS, TEAM, SEAT_COLOURS } from '../board.js';
+import { TEAM, SEAT_COLOURS } from '../board.js';
 import * as S from './state.js';
 
 const INPUTS = ['room', 'seats', 'phase', 'you', 'presence', 'view', 'clock'];
@@ -30,8 +30,9 @@ export function createSeatsView(act) {
   function card(s, seat, phase, elim, tu) {
     const info = S.seatInfo(s, seat);
     const online = s.presence[seat] ?? (info && info.online);
-    const meta = [h('span', TEAM[seat] === 'NS' ? t('team_NS') : t('team_EW'))];
-    if (info && !info.bot) meta.push(' · ', h('span.presence' + (online ? '.on' : '')), online ? t('online') : t('offline'));
+    // Hidden Front: two sides, no teams.
+    const meta = S.isHiddenFront(s) ? [] : [h('span', TEAM[seat] === 'NS' ? t('team_NS') : t('team_EW'))];
+    if (info && !info.bot) meta.push(meta.length ? ' · ' : '', h('span.presence' + (online ? '.on' : '')), online ? t('online') : t('offline'));
     if (phase === 'waiting' && info && info.ready) meta.push(' · ✓ ' + t('is_ready'));
     if (elim.has(seat)) meta.push(' · ' + t('eliminated'));
     return h('div', {
@@ -56,7 +57,7 @@ export function createSeatsView(act) {
       const tu = S.turn(s);
       clear(el,
         h('h2', t('seats'), r ? h('span.small.muted', { style: { fontWeight: 400, marginLeft: '8px' } }, `${t('spectators')} ${r.spectators || 0}`) : null),
-        h('div.seat-list', SEATS.map(seat => card(s, seat, phase, elim, tu))));
+        h('div.seat-list', S.seatsOf(s).map(seat => card(s, seat, phase, elim, tu))));
     },
   };
 }

@@ -4,14 +4,14 @@
 // socket, no timer, no translation here: what the page must do in the world (send, toast,
 // navigate, fetch) is listed in the new state's `effects` (only those of the last transition),
 // and the time is passed in where it matters (`remainingMs(state, now)`).
-import { SEATS, STATIONS, TEAM } from '../board.js';
+import { TEAM, boardOf, stationInfo } from '../geometry.js';
 
 const PHASES = ['waiting', 'deploying', 'battle', 'finished'];
 
 /** Events of an update that are written to the game log (the others only change state). */
 const LOGGED = new Set([
-  'moved', 'skipped', 'flag_revealed', 'eliminated', 'draw_offered', 'draw_declined',
-  'deploy_confirmed', 'battle_started', 'escaped', 'game_over',
+  'moved', 'skipped', 'flag_revealed', 'eliminated', 'draw_offered', 'draw_declined', 'draw_accepted',
+  'draw_offer_expired', 'deploy_confirmed', 'battle_started', 'escaped', 'game_over',
 ]);
 
 /** Events also announced in the chat (as a system line). */
@@ -42,15 +42,27 @@ export function initialState(roomId = null) {
     moveNo: 0, // moves seen in this game (numbers the log)
     marks: {}, // station -> what we believe an enemy piece is ('9'…'1', 'B', 'M', 'F', '?'); kept per game
     markMenu: null, // the station whose mark menu is open
+    offeredAt: {}, // seat -> the step of its last draw offer seen (Hidden Front's 10-step rule)
     effects: [],
   };
 }
 
 // ---------- selectors (pure, used by the views and the wiring)
 
+/** The game of the room: "four_player" or "hidden_front" (the room says; else the view). */
+export const variantOf = (s) => (s.room && s.room.variant) || (s.view && s.view.variant) || 'four_player';
+export const isHiddenFront = (s) => variantOf(s) === 'hidden_front';
+/** The seats of the room's game: N E S W, or S N for Hidden Front. */
+export const seatsOf = (s) => boardOf(variantOf(s)).seats;
+/** Hidden Front: the third timeout loses (hidden-front.md §5). */
+export const HF_TIMEOUT_LIMIT = 3;
+/** Hidden Front: 100 steps without combat draw. */
+export const HF_QUIET_LIMIT = 100;
+
 export const mySeats = (s) => s.you.seats || [];
 export const controls = (s, seat) => mySeats(s).includes(seat);
-export const myTeam = (s) => (mySeats(s)[0] ? TEAM[mySeats(s)[0]] : null);
+/** Our team ("NS" / "EW"); none in Hidden Front, where each side plays alone. */
+export const myTeam = (s) => (mySeats(s)[0] && !isHiddenFront(s) ? TEAM[mySeats(s)[0]] : null);
 export const seatInfo = (s, seat) => (s.seats && s.seats[seat]) || (s.room && s.room.seats && s.room.seats[seat]) || null;
 export const options = (s) => (s.room && s.room.options) || (s.view && s.view.options) || {};
 export const eliminated = (s) => new Set((s.view && s.view.eliminated) || []);
@@ -83,12 +95,13 @@ export function boardPieces(s) {
   if (s.view && (s.phase === 'battle' || s.phase === 'finished')) return s.view.pieces || {};
   if (s.phase === 'deploying') {
     const p = {};
-    for (const seat of SEATS) {
+    const board = boardOf(variantOf(s));
+    for (const seat of board.seats) {
       const mine = s.deployments[seat];
       if (mine) {
         for (const [stn, rank] of Object.entries(mine.pieces || mine)) p[stn] = seat + rank;
       } else if (seatInfo(s, seat)) {
-        for (const st of STATIONS.values()) if (st.seat === seat && st.kind !== 'camp') p[st.name] = seat + '?';
+        for (const st of board.stations.values()) if (st.seat === seat && st.kind !== 'camp') p[st.name] = seat + '?';
       }
     }
     return p;
@@ -132,7 +145,8 @@ export function plates(s, now) {
   const tu = turn(s);
   const elim = eliminated(s);
   const o = options(s);
-  for (const seat of SEATS) {
+  const hf = isHiddenFront(s);
+  for (const seat of seatsOf(s)) {
     const info = seatInfo(s, seat);
     const running = s.phase === 'battle' && tu === seat && !elim.has(seat);
     const remaining = running ? remainingMs(s, now) : null;
@@ -150,11 +164,30 @@ export function plates(s, now) {
       online: info && !info.bot ? !!online : undefined,
       note,
       skips: s.view && s.view.skips ? s.view.skips[seat] || 0 : 0,
-      maxSkips: o.max_skips ?? 5,
+      maxSkips: hf ? HF_TIMEOUT_LIMIT : o.max_skips ?? 5,
       clockMs: s.phase === 'battle' ? (running ? remaining : (o.move_seconds ?? 30) * 1000) : null,
     };
   }
   return out;
+}
+
+/**
+ * Hidden Front: steps to wait before `seat` may offer a draw again (an offer at step n allows the
+ * next at n + 10); 0 when it may, or in the four-player game.
+ */
+export function drawOfferWait(s, seat) {
+  if (!isHiddenFront(s) || s.offeredAt[seat] == null || !s.view) return 0;
+  return Math.max(0, s.offeredAt[seat] + HF_REOFFER_STEPS - (s.view.steps || 0));
+}
+export const HF_REOFFER_STEPS = 10;
+
+/** Hidden Front's counters for the status line: {steps, quiet, limit, timeouts: {S, N}, maxTimeouts}. */
+export function hfCounters(s) {
+  const v = s.view || {};
+  return {
+    steps: v.steps || 0, quiet: v.quiet_steps || 0, limit: HF_QUIET_LIMIT,
+    timeouts: { S: (v.skips && v.skips.S) || 0, N: (v.skips && v.skips.N) || 0 }, maxTimeouts: HF_TIMEOUT_LIMIT,
+  };
 }
 
 /** The outcome for this viewer: {outcome: 'won'|'lost'|'winner'|'draw'|'over', winner, reason}. */
@@ -162,6 +195,12 @@ export function result(s) {
   const status = s.view && s.view.status;
   const team = myTeam(s);
   const reason = (status && status.reason) || null;
+  if (status && status.state === 'won' && isHiddenFront(s)) {
+    // The winner is a seat: S or N.
+    const mine = mySeats(s);
+    if (mine.length) return { outcome: mine.includes(status.winner) ? 'won' : 'lost', winner: status.winner, reason };
+    return { outcome: 'winner', winner: status.winner, reason };
+  }
   if (status && status.state === 'won') {
     if (team) return { outcome: status.winner === team ? 'won' : 'lost', winner: status.winner, reason };
     return { outcome: 'winner', winner: status.winner, reason };
@@ -176,6 +215,12 @@ export function result(s) {
  */
 export function reasonText(r, team) {
   if (!r.reason) return null;
+  if (HF_SIDED.has(r.reason) && r.winner && r.winner.length === 1) {
+    // Hidden Front: what happened to the losing side, told from ours.
+    if (r.outcome === 'won') return { key: 'reason_' + r.reason + '_them' };
+    if (r.outcome === 'lost') return { key: 'reason_' + r.reason + '_us' };
+    return { key: 'reason_' + r.reason + '_seat', seat: r.winner === 'S' ? 'N' : 'S' };
+  }
   if (r.reason === 'elimination') {
     if (r.outcome === 'won') return { key: 'reason_elimination_them' };
     if (r.outcome === 'lost') return { key: 'reason_elimination_us' };
@@ -184,6 +229,9 @@ export function reasonText(r, team) {
   void team;
   return { key: 'reason_' + r.reason };
 }
+
+/** Hidden Front's reasons of a win, each told as what happened to the loser. */
+const HF_SIDED = new Set(['flag_captured', 'no_legal_move', 'timeouts', 'surrender']);
 
 /** The pieces of one seat at the start: rank -> count (rules.md §3). */
 export const COMPOSITION = { 9: 1, 8: 1, 7: 2, 6: 2, 5: 2, 4: 2, 3: 3, 2: 3, 1: 3, B: 2, M: 3, F: 1 };
@@ -198,7 +246,7 @@ export function casualties(s) {
   const out = {};
   if (!s.view || !s.view.pieces) return out;
   const flags = new Set(s.view.flags_revealed || []);
-  for (const seat of SEATS) {
+  for (const seat of seatsOf(s)) {
     const left = {};
     let n = 0, hidden = 0;
     for (const code of Object.values(s.view.pieces)) {
@@ -312,7 +360,7 @@ const HANDLERS = {
     // tells us that a game started.
     if (msg.phase && (!phase || phase === 'waiting') && PHASES.indexOf(msg.phase) >= PHASES.indexOf(phase)) phase = msg.phase;
     const presence = { ...s.presence };
-    for (const seat of SEATS) if (msg.seats && msg.seats[seat]) presence[seat] = msg.seats[seat].online;
+    for (const [seat, info] of Object.entries(msg.seats || {})) if (info) presence[seat] = info.online;
     const effects = [];
     // A game just started under our eyes: ask for a snapshot (deployment, clock, version).
     if (s.phase === 'waiting' && phase !== 'waiting') effects.push(send('resync', { room: s.roomId }));
@@ -331,8 +379,8 @@ const HANDLERS = {
     if (!forUs(s, msg)) return s;
     const presence = { ...s.presence };
     const escaped = { ...s.escaped };
-    for (const seat of SEATS) {
-      if (msg.seats && msg.seats[seat]) { presence[seat] = msg.seats[seat].online; escaped[seat] = msg.seats[seat].escaped; }
+    for (const [seat, info] of Object.entries(msg.seats || {})) {
+      if (info) { presence[seat] = info.online; escaped[seat] = info.escaped; }
     }
     const lastMove = (msg.last_events || []).filter(e => e.type === 'moved').pop();
     return {
@@ -366,6 +414,7 @@ const HANDLERS = {
       return { ...s, effects: [send('resync', resyncFields(s))] };
     }
     let { phase, confirmed, escaped, lastPath } = s;
+    const offers = [];
     const followed = followMoves(s, msg.events || []);
     const log = [...s.log];
     const chat = [...s.chat];
@@ -384,6 +433,7 @@ const HANDLERS = {
         phase = 'battle';
         effects.push({ type: 'announce', key: 'battle_begins' });
       } else if (ev.type === 'escaped') escaped = { ...escaped, [ev.seat]: true };
+      else if (ev.type === 'draw_offered') offers.push(ev.seat);
       if (LOGGED.has(ev.type)) log.push(ev);
       if (ANNOUNCED[ev.type]) chat.push({ sys: ANNOUNCED[ev.type], seat: ev.seat });
     }
@@ -398,6 +448,7 @@ const HANDLERS = {
       confirmed, escaped, lastPath, log, chat, selected: null,
       recent: followed.recent, moveNo: followed.moveNo, marks: followed.marks,
       markMenu: followed.marksChanged ? null : s.markMenu,
+      offeredAt: offers.length ? { ...s.offeredAt, ...Object.fromEntries(offers.map(o => [o, (view && view.steps) || 0])) } : s.offeredAt,
     };
     if (followed.marksChanged) effects.push({ type: 'save_marks' });
     if (myTurn(next) && !myTurn(s)) effects.push({ type: 'your_turn' });
@@ -510,17 +561,17 @@ export function markable(s, station) {
   const code = s.view.pieces[station];
   if (!code || code[1] !== '?' || controls(s, code[0])) return false;
   const team = myTeam(s);
-  return !team || TEAM[code[0]] !== team;
+  return !team || TEAM[code[0]] !== team; // Hidden Front: no team, every other piece is the enemy's
 }
 
 /** Deployment: the first click picks one of our pieces, a second one of the same seat swaps. */
 function deployClick(s, stn) {
-  const owner = STATIONS.get(stn)?.seat;
+  const owner = stationInfo(stn)?.seat;
   if (!owner || !controls(s, owner) || s.confirmed.includes(owner) || !s.deployments[owner]) return { ...s, selected: null };
   if (!s.selected) return { ...s, selected: stn };
   if (s.selected === stn) return { ...s, selected: null };
   const a = s.selected;
-  if (STATIONS.get(a).seat !== owner) return { ...s, selected: stn };
+  if (stationInfo(a)?.seat !== owner) return { ...s, selected: stn };
   return { ...s, selected: null, effects: [{ type: 'swap', seat: owner, a, b: stn }] };
 }
 

@@ -1,11 +1,10 @@
 // The phase panel: what is going on (waiting, deployment countdown, whose turn, result) and the
 // buttons of the phase; the result also shows over the board.
 import { h, clear } from '../dom.js';
-import { t, seatName, errorWithReason } from '../i18n.js';
-import { SEATS } from '../board.js';
+import { t, seatName, errorWithReason, winnerName } from '../i18n.js';
 import * as S from './state.js';
 
-const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal'];
+const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal', 'offeredAt'];
 
 const OUTCOME_TEXT = { win: 'win', loss: 'loss', draw: 'draw', surrender: 'elim_surrendered' };
 
@@ -21,8 +20,10 @@ export function pointsText({ points, outcome }) {
 export function createStatusView(overlay, on) {
   const statusLine = h('div.status-line', { 'data-testid': 'status', 'aria-live': 'polite' });
   const subLine = h('div.small.muted', { 'data-testid': 'substatus' });
+  // Hidden Front: both sides' timeouts under the step counter.
+  const timeoutsLine = h('div.small.muted', { 'data-testid': 'timeouts', hidden: true });
   const controls = h('div.controls');
-  const el = h('section.panel.stack', statusLine, subLine, controls);
+  const el = h('section.panel.stack', statusLine, subLine, timeoutsLine, controls);
   let last = null;
 
   const deployLine = (s, now) => {
@@ -32,9 +33,9 @@ export function createStatusView(overlay, on) {
 
   function waiting(s) {
     statusLine.textContent = t('phase_waiting');
-    subLine.textContent = t('start_when_ready');
+    subLine.textContent = t(S.isHiddenFront(s) ? 'start_when_ready_hf' : 'start_when_ready');
     if (S.mySeats(s).length > 0) {
-      const ready = SEATS.some(seat => S.controls(s, seat) && s.room.seats[seat] && s.room.seats[seat].ready);
+      const ready = S.seatsOf(s).some(seat => S.controls(s, seat) && s.room.seats[seat] && s.room.seats[seat].ready);
       controls.append(h('button.btn.' + (ready ? 'danger' : 'green'), { 'data-testid': 'ready', onclick: () => on.act('ready', { ready: !ready }) }, ready ? t('not_ready') : t('ready')));
     }
     controls.append(h('button.btn', { onclick: on.leaveRoom }, t('leave_room')));
@@ -70,16 +71,20 @@ export function createStatusView(overlay, on) {
     } else {
       statusLine.textContent = tu ? t('turn_of', { seat: seatName(tu) }) : '';
     }
-    subLine.textContent = t('step', { n: s.view ? s.view.steps : 0, max: S.options(s).max_steps ?? 300 });
+    counters(s);
     const elim = S.eliminated(s);
     if (mine.some(seat => !elim.has(seat))) {
       const offer = s.view && s.view.draw_offer;
+      const wait = S.drawOfferWait(s, mine[0]);
       if (offer && !S.controls(s, offer)) {
         controls.append(h('div', { style: { width: '100%', fontWeight: 600 } }, t('draw_offered', { seat: seatName(offer) })),
           h('button.btn.green', { onclick: () => on.act('accept_draw') }, t('accept_draw')),
           h('button.btn', { onclick: () => on.act('decline_draw') }, t('decline_draw')));
       } else if (offer) {
         controls.append(h('div.muted', { style: { width: '100%' } }, t('draw_offered', { seat: seatName(offer) })));
+      } else if (wait > 0) {
+        controls.append(h('button.btn', { 'data-testid': 'offer-draw', disabled: true, title: t('draw_again_in', { n: wait }) }, t('offer_draw')),
+          h('span.small.muted', { 'data-testid': 'draw-wait' }, t('draw_again_in', { n: wait })));
       } else {
         controls.append(h('button.btn', { 'data-testid': 'offer-draw', onclick: () => on.act('offer_draw') }, t('offer_draw')));
       }
@@ -92,14 +97,27 @@ export function createStatusView(overlay, on) {
     }
   }
 
+  /** The step counter: of the step limit, or (Hidden Front) with the steps since the last combat and the timeouts. */
+  function counters(s) {
+    if (!S.isHiddenFront(s)) {
+      subLine.textContent = t('step', { n: s.view ? s.view.steps : 0, max: S.options(s).max_steps ?? 300 });
+      return;
+    }
+    const c = S.hfCounters(s);
+    subLine.textContent = t('hf_steps', { n: c.steps, q: c.quiet, max: c.limit });
+    timeoutsLine.hidden = false;
+    timeoutsLine.textContent = t('hf_timeouts', { s: c.timeouts.S, n: c.timeouts.N, max: c.maxTimeouts });
+  }
+
   function finished(s) {
     const r = S.result(s);
-    const big = r.outcome === 'won' ? t('you_won') : r.outcome === 'lost' ? t('you_lost')
-      : r.outcome === 'winner' ? t('winner', { team: t('team_' + r.winner) }) : r.outcome === 'draw' ? t('draw') : t('game_over');
+    const hf = S.isHiddenFront(s);
+    const big = r.outcome === 'won' ? t(hf ? 'you_won_hf' : 'you_won') : r.outcome === 'lost' ? t(hf ? 'you_lost_hf' : 'you_lost')
+      : r.outcome === 'winner' ? t('winner', { team: winnerName(r.winner) }) : r.outcome === 'draw' ? t('draw') : t('game_over');
     const cls = r.outcome === 'won' ? 'win' : r.outcome === 'lost' ? 'loss' : 'none';
     statusLine.textContent = t('game_over');
     const why = S.reasonText(r);
-    subLine.textContent = why ? t(why.key, why.team ? { team: t('team_' + why.team) } : undefined) : '';
+    subLine.textContent = why ? t(why.key, why.team ? { team: t('team_' + why.team) } : why.seat ? { seat: seatName(why.seat) } : undefined) : '';
     controls.append(h('div.result-box', { 'data-testid': 'result', style: { width: '100%' } },
       h('div.big.' + cls, big),
       subLine.textContent ? h('div', { 'data-testid': 'result-reason' }, subLine.textContent) : null,
@@ -119,6 +137,7 @@ export function createStatusView(overlay, on) {
       last = s;
       clear(controls);
       statusLine.className = 'status-line';
+      timeoutsLine.hidden = true;
       overlay.hidden = true;
       if (!s.room && !s.phase) { statusLine.textContent = t('loading'); return; }
       const phase = S.shownPhase(s);

@@ -1,7 +1,7 @@
 // A game's moves told in words from the viewer's side (the log, the combat flashes): army names,
 // our own pieces' ranks, never a rank the viewer did not see.
 import { t, seatName, rankName } from '../i18n.js';
-import { STATIONS } from '../board.js';
+import { stationInfo } from '../geometry.js';
 
 /** "你的师长" / "西的棋子" / "东的工兵" (a rank the viewer saw, e.g. in an open mode). */
 export function pieceWords(p) {
@@ -13,7 +13,7 @@ export function pieceWords(p) {
 
 /** Where a move went, in the board's own words. */
 function whereWords(stn) {
-  const s = STATIONS.get(stn);
+  const s = stationInfo(stn);
   if (!s) return stn;
   if (!s.seat) return t('where_centre');
   const seat = seatName(s.seat);
