@@ -202,3 +202,24 @@ fn the_standard_bot_refuses_a_draw_it_is_winning_and_accepts_one_it_is_losing() 
     assert!(!bot(Level::Standard, 2).accept_draw(&south));
     assert!(bot(Level::Standard, 3).accept_draw(&north));
 }
+
+#[test]
+fn the_standard_bot_fights_rather_than_drift_into_the_100_step_draw() {
+    // South is far ahead; 99 steps without combat: any quiet move draws (hidden-front.md §5),
+    // an attack keeps the game going.
+    let game = position(serde_json::json!({
+        "variant": "hidden_front", "turn": "S",
+        "pieces": {"D1": "NF", "A3": "N4", "E2": "N2", "A4": "S9", "E9": "S8", "A11": "S1",
+                   "D12": "SF"},
+        "steps": 150, "quiet_steps": 99
+    }));
+    let view = game.view(Viewer::Seats(SeatSet::one(Seat::S)));
+    for seed in 0..4 {
+        let m = bot(Level::Standard, seed).choose(&view, &game.legal_moves());
+        assert!(
+            game.piece_at(m.to).is_some_and(|p| p.owner == Seat::N),
+            "seed {seed}: {} is a quiet move into a draw",
+            m.notation()
+        );
+    }
+}
