@@ -166,22 +166,26 @@ fn st(name: &str) -> Station {
     Station::parse(name).unwrap()
 }
 
-/// A small position from the referee's JSON (hidden-front.md §8).
-fn position(json: serde_json::Value) -> Game {
+/// A small Hidden Front position in the referee's JSON (hidden-front.md §8).
+fn position(turn: &str, pieces: serde_json::Value, steps: u32, quiet_steps: u32) -> Game {
+    let json = serde_json::json!({"variant": "hidden_front", "turn": turn, "pieces": pieces,
+                                  "steps": steps, "quiet_steps": quiet_steps});
     let p: siguo_rules::Position = serde_json::from_value(json).unwrap();
     Game::from_position(&p).unwrap()
+}
+
+fn view_of(game: &Game, seat: Seat) -> siguo_rules::View {
+    game.view(Viewer::Seats(SeatSet::one(seat)))
 }
 
 #[test]
 fn the_standard_bot_takes_a_revealed_flag() {
     // A fresh board where North's only headquarters piece is on D1: it must be the flag (the
     // flag never leaves a headquarters), and South's engineer on D2 takes it.
-    let game = position(serde_json::json!({
-        "variant": "hidden_front", "turn": "S",
-        "pieces": {"D1": "NF", "A1": "N5", "A3": "N8", "D2": "S1", "B12": "SF", "C11": "S9",
-                   "E9": "S3"}
-    }));
-    let view = game.view(Viewer::Seats(SeatSet::one(Seat::S)));
+    let pieces = serde_json::json!({"D1": "NF", "A1": "N5", "A3": "N8", "D2": "S1", "B12": "SF",
+                                    "C11": "S9", "E9": "S3"});
+    let game = position("S", pieces, 0, 0);
+    let view = view_of(&game, Seat::S);
     assert_eq!(view.pieces[&st("D1")].rank(), None, "the flag is not public");
     let mut b = bot(Level::Standard, 1);
     let m = b.choose(&view, &game.legal_moves());
@@ -191,29 +195,21 @@ fn the_standard_bot_takes_a_revealed_flag() {
 #[test]
 fn the_standard_bot_refuses_a_draw_it_is_winning_and_accepts_one_it_is_losing() {
     // South has its commander and general against a lone North lieutenant (and flag).
-    let game = position(serde_json::json!({
-        "variant": "hidden_front", "turn": "N",
-        "pieces": {"D1": "NF", "B1": "N1", "A3": "N4", "D12": "SF", "C8": "S9", "E7": "S8",
-                   "A11": "S1"},
-        "steps": 40, "quiet_steps": 12
-    }));
-    let south = game.view(Viewer::Seats(SeatSet::one(Seat::S)));
-    let north = game.view(Viewer::Seats(SeatSet::one(Seat::N)));
-    assert!(!bot(Level::Standard, 2).accept_draw(&south));
-    assert!(bot(Level::Standard, 3).accept_draw(&north));
+    let pieces = serde_json::json!({"D1": "NF", "B1": "N1", "A3": "N4", "D12": "SF", "C8": "S9",
+                                    "E7": "S8", "A11": "S1"});
+    let game = position("N", pieces, 40, 12);
+    assert!(!bot(Level::Standard, 2).accept_draw(&view_of(&game, Seat::S)));
+    assert!(bot(Level::Standard, 3).accept_draw(&view_of(&game, Seat::N)));
 }
 
 #[test]
 fn the_standard_bot_fights_rather_than_drift_into_the_100_step_draw() {
     // South is far ahead; 99 steps without combat: any quiet move draws (hidden-front.md §5),
     // an attack keeps the game going.
-    let game = position(serde_json::json!({
-        "variant": "hidden_front", "turn": "S",
-        "pieces": {"D1": "NF", "A3": "N4", "E2": "N2", "A4": "S9", "E9": "S8", "A11": "S1",
-                   "D12": "SF"},
-        "steps": 150, "quiet_steps": 99
-    }));
-    let view = game.view(Viewer::Seats(SeatSet::one(Seat::S)));
+    let pieces = serde_json::json!({"D1": "NF", "A3": "N4", "E2": "N2", "A4": "S9", "E9": "S8",
+                                    "A11": "S1", "D12": "SF"});
+    let game = position("S", pieces, 150, 99);
+    let view = view_of(&game, Seat::S);
     for seed in 0..4 {
         let m = bot(Level::Standard, seed).choose(&view, &game.legal_moves());
         assert!(
