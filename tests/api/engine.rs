@@ -67,29 +67,35 @@ fn scripted_session_against_the_binary_for_each_bot() {
             _ => Deployment::random(s, &options, &mut rng),
         });
         let mut game = Game::new(options, &deps).expect("the engine's deployments are legal");
-        let mut events: Vec<WireEvent> = vec![LiveEvent::BattleStarted.into()];
-        events.extend(game.initial_events().into_iter().map(WireEvent::from));
-        let mine = SeatSet::one(Seat::N).with(Seat::S);
         // Twelve moves: the engine plays N and S, the test plays E and W.
-        for _ in 0..12 {
-            for ev in events.drain(..) {
-                e.send(&to_line(&Request::Event { event: ev }));
-            }
-            let Some(turn) = game.turn() else { break };
-            let m = if mine.contains(turn) {
-                e.send(&to_line(&Request::Go(Go::for_seats(&game, mine, 30, None))));
-                match e.read_answer() {
-                    Answer::Move { from, to } => (from, to),
-                    other => panic!("{bot}: {other:?}"),
-                }
-            } else {
-                let m = game.legal_moves()[0].clone();
-                (m.from, m.to)
-            };
-            let ev = game.apply(&Action::Move { from: m.0, to: m.1 });
-            events.extend(ev.expect("the engine's move is legal").into_iter().map(WireEvent::from));
-        }
+        play_steps(&mut e, &mut game, SeatSet::one(Seat::N).with(Seat::S), 12, bot);
         e.quit();
+    }
+}
+
+/// Play `steps` steps of `game`: the engine answers `go` for the seats `mine` (every answer must
+/// be a legal move), the test plays the first legal move for the others; every event goes to
+/// the engine first.
+fn play_steps(e: &mut Engine, game: &mut Game, mine: SeatSet, steps: usize, bot: &str) {
+    let mut events: Vec<WireEvent> = vec![LiveEvent::BattleStarted.into()];
+    events.extend(game.initial_events().into_iter().map(WireEvent::from));
+    for _ in 0..steps {
+        for ev in events.drain(..) {
+            e.send(&to_line(&Request::Event { event: ev }));
+        }
+        let Some(turn) = game.turn() else { break };
+        let m = if mine.contains(turn) {
+            e.send(&to_line(&Request::Go(Go::for_seats(game, mine, 30, None))));
+            match e.read_answer() {
+                Answer::Move { from, to } => (from, to),
+                other => panic!("{bot}: {other:?}"),
+            }
+        } else {
+            let m = game.legal_moves()[0].clone();
+            (m.from, m.to)
+        };
+        let ev = game.apply(&Action::Move { from: m.0, to: m.1 });
+        events.extend(ev.expect("the engine's move is legal").into_iter().map(WireEvent::from));
     }
 }
 
@@ -113,4 +119,25 @@ fn malformed_lines_get_errors_and_the_engine_survives() {
     e.send(r#"{"type":"hello","protocol":1}"#);
     assert!(matches!(e.read(), Answer::Ready { .. }));
     e.quit();
+}
+
+#[test]
+fn hidden_front_session_against_the_binary_for_each_bot() {
+    use siguo_rules::Variant;
+    let options = Options::for_variant(Variant::HiddenFront);
+    for bot in ["random", "greedy", "standard", "standard-v1"] {
+        let mut e = Engine::start(bot);
+        e.send(r#"{"type":"hello","protocol":1}"#);
+        assert!(matches!(e.read(), Answer::Ready { .. }), "{bot}");
+        e.send(r#"{"type":"new_game","variant":"hidden_front","seats":["N"],"deploy":true}"#);
+        let Answer::Deployment { deployments } = e.read() else { panic!("{bot}: no deployment") };
+        let [north] = &deployments[..] else { panic!("{bot}: {deployments:?}") };
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(2);
+        let south = Deployment::random_for(Variant::HiddenFront, Seat::S, &options, &mut rng);
+        let mut game = Game::start(Variant::HiddenFront, options, &[south, north.clone()])
+            .expect("the engine's Hidden Front deployment is legal");
+        // Twenty steps: South (the test) moves first, the engine plays North.
+        play_steps(&mut e, &mut game, SeatSet::one(Seat::N), 20, bot);
+        e.quit();
+    }
 }

@@ -1,27 +1,29 @@
 //! Sensible, varied deployments: the flag in a headquarters behind mines, bombs where attackers
-//! come through, strong pieces on the front rails, engineers kept back for later.
+//! come through, strong pieces on the front rails, engineers kept back for later. Both games lay a
+//! seat's half out alike (local `a1`..`e6`, row 1 the front), so one plan serves both; Hidden
+//! Front forbids a mine in a headquarters and a bomb in the front row whatever the options say.
 use rand::seq::SliceRandom;
 use rand::Rng;
-use siguo_rules::{Deployment, Options, Rank, Seat, Station};
+use siguo_rules::{Deployment, Options, Rank, Seat, Station, Variant};
 use std::collections::BTreeMap;
 
-/// Local (column 0..5, row 1..=6) of a station of `seat`.
-fn local(seat: Seat, col: u8, row: u8) -> Station {
-    Station::of_seat(seat, col, row)
-}
-
 struct Builder {
+    variant: Variant,
     seat: Seat,
     free: Vec<(u8, u8)>,
     placed: BTreeMap<Station, Rank>,
 }
 
 impl Builder {
+    /// The station of local (column 0..5, row 1..=6).
+    fn local(&self, col: u8, row: u8) -> Station {
+        self.variant.board().station(self.seat, col, row).expect("a station of the seat's half")
+    }
     fn take(&mut self, col: u8, row: u8, rank: Rank) -> bool {
         match self.free.iter().position(|&c| c == (col, row)) {
             Some(i) => {
                 self.free.swap_remove(i);
-                self.placed.insert(local(self.seat, col, row), rank);
+                self.placed.insert(self.local(col, row), rank);
                 true
             }
             None => false,
@@ -39,14 +41,21 @@ impl Builder {
     }
 }
 
-/// A sensible random deployment for `seat`; always legal (falls back to a uniformly random one).
-pub fn sensible<R: Rng + ?Sized>(seat: Seat, options: &Options, rng: &mut R) -> Deployment {
+/// A sensible random deployment for `seat` of `variant`; always legal (falls back to a uniformly
+/// random one).
+pub fn sensible<R: Rng + ?Sized>(
+    variant: Variant,
+    seat: Seat,
+    options: &Options,
+    rng: &mut R,
+) -> Deployment {
+    let hidden_front = variant == Variant::HiddenFront;
     let camps = [(1u8, 2u8), (3, 2), (2, 3), (1, 4), (3, 4)];
     let free: Vec<(u8, u8)> = (1..=6u8)
         .flat_map(|r| (0..5u8).map(move |c| (c, r)))
         .filter(|cr| !camps.contains(cr))
         .collect();
-    let mut b = Builder { seat, free, placed: BTreeMap::new() };
+    let mut b = Builder { variant, seat, free, placed: BTreeMap::new() };
     let flag_col: u8 = if rng.random_bool(0.5) { 1 } else { 3 };
     let other_hq = 4 - flag_col;
     b.take(flag_col, 6, Rank::Flag);
@@ -59,10 +68,11 @@ pub fn sensible<R: Rng + ?Sized>(seat: Seat, options: &Options, rng: &mut R) -> 
     }
     for _ in mines_on_guard..3 {
         // The last mine either fakes a flag in the other headquarters or guards the flag's flank.
-        if rng.random_bool(0.5) && b.take(other_hq, 6, Rank::Mine) {
+        // (Hidden Front: no mine in a headquarters.)
+        if !hidden_front && rng.random_bool(0.5) && b.take(other_hq, 6, Rank::Mine) {
             continue;
         }
-        b.place(Rank::Mine, rng, |_, r| r >= 5);
+        b.place(Rank::Mine, rng, |c, r| r == 5 || (r == 6 && !(hidden_front && c % 2 == 1)));
     }
     // Whatever guard station is left gets a strong-ish defender.
     for &(c, r) in &guards[mines_on_guard..] {
@@ -71,7 +81,7 @@ pub fn sensible<R: Rng + ?Sized>(seat: Seat, options: &Options, rng: &mut R) -> 
     }
     let bombs_left = 2 - b.placed.values().filter(|&&r| r == Rank::Bomb).count();
     // Bombs: one near the flag's side (to meet a raider), one in the middle rows.
-    let front_ok = options.bombs_front_row;
+    let front_ok = options.bombs_front_row && !hidden_front;
     for i in 0..bombs_left {
         let near_flag = i == 0;
         b.place(Rank::Bomb, rng, |c, r| {
@@ -104,11 +114,12 @@ pub fn sensible<R: Rng + ?Sized>(seat: Seat, options: &Options, rng: &mut R) -> 
     rest.shuffle(rng);
     let free = std::mem::take(&mut b.free);
     for ((c, r), rank) in free.into_iter().zip(rest) {
-        b.placed.insert(local(seat, c, r), rank);
+        let st = b.local(c, r);
+        b.placed.insert(st, rank);
     }
     let d = Deployment { seat, pieces: b.placed };
-    match d.validate(options) {
+    match d.validate_for(variant, options) {
         Ok(()) => d,
-        Err(_) => Deployment::random(seat, options, rng),
+        Err(_) => Deployment::random_for(variant, seat, options, rng),
     }
 }

@@ -20,6 +20,7 @@ pub struct EngineConfig {
 }
 
 struct GameState {
+    variant: Variant,
     seats: SeatSet,
     bots: BTreeMap<Seat, Box<dyn Bot>>,
 }
@@ -82,14 +83,12 @@ impl Engine {
         deploy: bool,
         seed: Option<u64>,
     ) -> Answer {
-        match variant {
-            Variant::FourPlayer => {}
-        }
-        let Some(set) = seat_set(seats) else {
-            return Answer::Error {
-                code: ErrorCode::BadSeats,
-                message: "seats must be one seat or the two seats of one team".into(),
+        let Some(set) = seat_set(variant, seats) else {
+            let message = match variant {
+                Variant::FourPlayer => "seats must be one seat or the two seats of one team",
+                Variant::HiddenFront => "seats must be one seat, S or N",
             };
+            return Answer::Error { code: ErrorCode::BadSeats, message: message.into() };
         };
         if let Err(e) = options.validate() {
             return Answer::Error { code: ErrorCode::BadMessage, message: format!("options: {e}") };
@@ -102,11 +101,11 @@ impl Engine {
             bots.insert(seat, make_bot(self.config.level, s, self.config.budget));
         }
         let deployments = if deploy {
-            bots.iter_mut().map(|(&seat, bot)| bot.deploy(seat, &options)).collect()
+            bots.iter_mut().map(|(&seat, bot)| bot.deploy_for(variant, seat, &options)).collect()
         } else {
             Vec::new()
         };
-        self.game = Some(GameState { seats: set, bots });
+        self.game = Some(GameState { variant, seats: set, bots });
         Answer::Deployment { deployments }
     }
 
@@ -127,6 +126,16 @@ impl Engine {
         let Some(game) = &mut self.game else {
             return vec![no_game()];
         };
+        if go.view.variant != game.variant {
+            return vec![Answer::Error {
+                code: ErrorCode::BadMessage,
+                message: format!(
+                    "the view is of {}, the game of {}",
+                    go.view.variant.name(),
+                    game.variant.name()
+                ),
+            }];
+        }
         let Some(seat) = go.view.turn.filter(|&s| game.seats.contains(s)) else {
             return vec![Answer::Error {
                 code: ErrorCode::NotYourSeat,

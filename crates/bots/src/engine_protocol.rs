@@ -7,6 +7,7 @@
 //! `siguo_rules::Game::view` makes, and [`Go::for_seats`] is the one place a driver builds it.
 //! The engine's answers carry ranks only in the deployment of its own seats.
 use serde::{Deserialize, Serialize};
+pub use siguo_rules::Variant;
 use siguo_rules::{Deployment, Event, Game, Move, Options, Seat, SeatSet, Station, View, Viewer};
 use std::collections::BTreeMap;
 use strum::VariantNames;
@@ -49,14 +50,6 @@ impl From<LiveEvent> for WireEvent {
 /// Origin → destinations, as the WebSocket's `legal_moves`.
 pub type LegalMoves = BTreeMap<Station, Vec<Station>>;
 
-/// The game being played. Only `four_player` exists so far; two-player Hidden Front will be
-/// `hidden_front` (its seats `N` and `S`, its options its own).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Variant {
-    FourPlayer,
-}
-
 /// Driver → engine: one JSON object per line, tagged by `"type"`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, VariantNames)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -66,11 +59,14 @@ pub enum Request {
     Hello { protocol: u32 },
     /// A new game. Answer: `deployment` (empty unless `deploy` was true).
     NewGame {
+        /// `four_player` (also `siguo`) or `hidden_front`.
         variant: Variant,
-        /// Room options (rules.md §10); missing fields take their defaults.
+        /// Room options (rules.md §10); missing fields take the defaults of the variant
+        /// (Hidden Front: `mines = mutual`).
         #[serde(default)]
         options: Options,
-        /// The seats the engine plays: one, or the two seats of a team (dual control).
+        /// The seats the engine plays: one, or (four-player only) the two seats of a team
+        /// (dual control).
         seats: Vec<Seat>,
         /// Whether the engine should deploy its seats (else the driver deploys them).
         #[serde(default)]
@@ -230,7 +226,23 @@ impl Request {
             }
             None => return Err((ErrorCode::UnknownType, "the request has no \"type\"".into())),
         }
-        serde_json::from_value(value).map_err(|e| (ErrorCode::BadMessage, e.to_string()))
+        if let Some(v) = obj.get("variant").filter(|_| obj.get("type") == Some(&"new_game".into()))
+        {
+            if serde_json::from_value::<Variant>(v.clone()).is_err() {
+                let v: String = v.to_string().chars().take(40).collect();
+                let message = format!("unknown variant {v} (four_player, hidden_front)");
+                return Err((ErrorCode::UnsupportedVariant, message));
+            }
+        }
+        let options = obj.get("options").cloned();
+        let mut req: Request =
+            serde_json::from_value(value).map_err(|e| (ErrorCode::BadMessage, e.to_string()))?;
+        if let Request::NewGame { variant, options: o, .. } = &mut req {
+            // The options given, over the defaults of the game (not of the four-player game).
+            *o = Options::from_json_for(*variant, options)
+                .map_err(|e| (ErrorCode::BadMessage, format!("options: {e}")))?;
+        }
+        Ok(req)
     }
 }
 
@@ -239,11 +251,14 @@ pub fn to_line<T: Serialize>(msg: &T) -> String {
     serde_json::to_string(msg).expect("protocol messages serialize")
 }
 
-/// Check `new_game` seats: one seat, or the two seats of one team.
-pub fn seat_set(seats: &[Seat]) -> Option<SeatSet> {
-    match seats {
-        [a] => Some(SeatSet::one(*a)),
-        [a, b] if a.partner() == *b => Some(SeatSet::one(*a).with(*b)),
+/// Check `new_game` seats: one seat of the game, or (four-player only) the two seats of one team.
+pub fn seat_set(variant: Variant, seats: &[Seat]) -> Option<SeatSet> {
+    if !seats.iter().all(|&s| variant.has_seat(s)) {
+        return None;
+    }
+    match (variant, seats) {
+        (_, [a]) => Some(SeatSet::one(*a)),
+        (Variant::FourPlayer, [a, b]) if a.partner() == *b => Some(SeatSet::one(*a).with(*b)),
         _ => None,
     }
 }

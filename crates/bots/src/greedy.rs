@@ -3,7 +3,9 @@ use crate::search::{value, WIN};
 use crate::{deploy, geo, Bot};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use siguo_rules::{CombatOutcome, Deployment, Event, Move, Options, Rank, Seat, Station, View};
+use siguo_rules::{
+    CombatOutcome, Deployment, Event, Move, Options, Rank, Seat, Station, Variant, View,
+};
 
 pub struct GreedyBot {
     rng: ChaCha8Rng,
@@ -45,18 +47,17 @@ fn combat_value(a: Rank, d: Rank, view: &View) -> f64 {
 
 /// Distance from a station to the nearest headquarters of a live enemy seat.
 fn to_enemy_hq(st: Station, me: Seat, view: &View) -> u8 {
-    Seat::ALL
-        .into_iter()
-        .filter(|s| s.team() != me.team() && !view.eliminated.contains(s))
-        .flat_map(geo::headquarters)
+    geo::enemies(view.variant, me)
+        .filter(|s| !view.eliminated.contains(s))
+        .flat_map(|s| geo::headquarters(view.variant, s))
         .map(|hq| geo::dist(st, hq))
         .min()
         .unwrap_or(0)
 }
 
 impl Bot for GreedyBot {
-    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment {
-        deploy::sensible(seat, options, &mut self.rng)
+    fn deploy_for(&mut self, variant: Variant, seat: Seat, options: &Options) -> Deployment {
+        deploy::sensible(variant, seat, options, &mut self.rng)
     }
 
     fn observe(&mut self, _event: &Event) {}

@@ -10,12 +10,15 @@
 //!
 //! Ranks the viewer may see come from its [`View`] only. [`Knowledge::domains`] turns all this
 //! into a set of possible ranks per piece (propagating combat relations and piece counts), and
-//! [`sample`] draws complete identity assignments consistent with it.
+//! [`Knowledge::sample`] draws complete identity assignments consistent with it.
+//!
+//! It works on either board: the game is that of the first event naming a station (or of the
+//! first view); events that come before are kept until then.
 use crate::geo;
 use rand::Rng;
 use siguo_rules::{
     CombatOutcome, ElimReason, Event, FlagCapture, MineRule, Options, Piece, Rank, Seat, Station,
-    View,
+    Variant, View,
 };
 use std::collections::BTreeMap;
 
@@ -63,6 +66,9 @@ pub struct Knowledge {
     combats: Vec<Combat>,
     eliminated: [bool; 4],
     started: bool,
+    variant: Variant,
+    /// Events seen before the game was known (none of them names a station).
+    early: Vec<Event>,
     /// An event did not fit what we tracked: rebuild from the next view.
     broken: bool,
     last_steps: u32,
@@ -127,20 +133,39 @@ impl Knowledge {
     }
 
     /// The battle's first position: every seat's 25 pieces on its 25 non-camp stations.
-    fn start(&mut self) {
-        *self = Knowledge { started: true, ..Knowledge::default() };
-        for seat in Seat::ALL {
-            for st in geo::deployment_stations(seat) {
+    fn start(&mut self, variant: Variant) {
+        let early = std::mem::take(&mut self.early);
+        *self = Knowledge { started: true, variant, ..Knowledge::default() };
+        let board = variant.board();
+        for &seat in variant.seats() {
+            for st in board.deployment_zone(seat) {
                 self.add(seat, Some(st), Some(st));
             }
+        }
+        for e in &early {
+            self.observe(e);
+        }
+    }
+
+    /// The game of an event, when it names a station.
+    fn variant_of(event: &Event) -> Option<Variant> {
+        match event {
+            Event::Moved { from, .. } => Some(from.variant()),
+            Event::FlagRevealed { station, .. } => Some(station.variant()),
+            _ => None,
         }
     }
 
     /// Start over from a view whose history we do not know (a bot that joins late).
     fn rebuild(&mut self, view: &View) {
-        *self = Knowledge { started: true, last_steps: view.steps, ..Knowledge::default() };
+        *self = Knowledge {
+            started: true,
+            variant: view.variant,
+            last_steps: view.steps,
+            ..Knowledge::default()
+        };
         let fresh = view.steps == 0;
-        for seat in Seat::ALL {
+        for &seat in view.variant.seats() {
             self.eliminated[seat.index()] = view.eliminated.contains(&seat);
         }
         let mut alive = [0usize; 4];
@@ -149,7 +174,7 @@ impl Knowledge {
             self.add(sp.owner(), fresh.then_some(st), Some(st));
         }
         // Removed pieces of live seats, of unknown identity, so that each seat still has 25.
-        for seat in Seat::ALL {
+        for &seat in view.variant.seats() {
             if !self.eliminated[seat.index()] {
                 for _ in alive[seat.index()]..Rank::full_set().len() {
                     self.add(seat, None, None);
@@ -167,7 +192,18 @@ impl Knowledge {
     /// Feed one public event.
     pub fn observe(&mut self, event: &Event) {
         if !self.started {
-            self.start();
+            match Knowledge::variant_of(event) {
+                Some(v) => self.start(v),
+                None => {
+                    // Only the four-player game eliminates a seat while it goes on.
+                    if matches!(event, Event::Eliminated { .. }) {
+                        self.start(Variant::FourPlayer);
+                    } else {
+                        self.early.push(event.clone());
+                        return;
+                    }
+                }
+            }
         }
         if self.broken {
             return;
@@ -267,12 +303,13 @@ impl Knowledge {
     pub fn sync(&mut self, view: &View) {
         if !self.started {
             if view.steps == 0 {
-                self.start();
+                self.start(view.variant);
             } else {
                 self.rebuild(view);
             }
         }
         let agrees = !self.broken
+            && self.variant == view.variant
             && view.steps >= self.last_steps
             && self.at.len() == view.pieces.len()
             && view.pieces.iter().all(|(st, sp)| {
@@ -339,13 +376,14 @@ impl Knowledge {
                 }
                 if let Some(o) = p.origin {
                     let row = o.row();
+                    let hidden_front = o.variant() == Variant::HiddenFront;
                     if !o.is_headquarters() {
                         d &= !bit(Rank::Flag);
                     }
-                    if row < 5 {
+                    if row < 5 || (hidden_front && o.is_headquarters()) {
                         d &= !bit(Rank::Mine);
                     }
-                    if row == 1 && !options.bombs_front_row {
+                    if row == 1 && (hidden_front || !options.bombs_front_row) {
                         d &= !bit(Rank::Bomb);
                     }
                     // A flag never moves: it is still where it was deployed.
@@ -374,6 +412,7 @@ impl Knowledge {
             .iter()
             .map(|&s| (0..self.pieces.len()).filter(|&i| self.pieces[i].owner == s).collect())
             .collect();
+        // (Seats that do not play, Hidden Front's E and W, have no pieces and are skipped.)
         for _round in 0..12 {
             let mut changed = false;
             if use_combats {
@@ -503,7 +542,7 @@ impl Knowledge {
         rng: &mut R,
     ) -> Vec<Rank> {
         let mut out = vec![Rank::Flag; self.pieces.len()];
-        for seat in Seat::ALL {
+        for &seat in self.variant.seats() {
             if self.eliminated[seat.index()] {
                 continue;
             }

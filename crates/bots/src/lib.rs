@@ -3,14 +3,16 @@
 //! Contract used by the server (a bot is a seat driver going through the same command path as a
 //! person) and by `siguo-tools selfplay`:
 //! * [`make_bot`] builds a bot of a [`Level`];
-//! * [`Bot::deploy`] proposes a deployment for a seat;
+//! * [`Bot::deploy_for`] proposes a deployment for a seat of either game ([`Bot::deploy`]: the
+//!   four-player game);
 //! * [`Bot::observe`] is fed every public event of the game, in order (events carry no ranks);
 //! * [`Bot::choose`] gets the bot's own [`View`] (never the true game) and the legal moves of the
-//!   seat to move, and returns one of them.
+//!   seat to move, and returns one of them. Every bot plays both games (the view names its game);
+//! * [`Bot::accept_draw`] answers a draw offer.
 #![forbid(unsafe_code)]
 
 use serde::{Deserialize, Serialize};
-use siguo_rules::{Deployment, Event, Move, Options, Seat, View};
+use siguo_rules::{Deployment, Event, Move, Options, Seat, Variant, View};
 use std::time::Duration;
 
 mod deploy;
@@ -73,8 +75,12 @@ impl std::str::FromStr for Level {
 }
 
 pub trait Bot: Send + Sync {
-    /// A deployment for `seat`.
-    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment;
+    /// A deployment for `seat` of `variant`'s game.
+    fn deploy_for(&mut self, variant: Variant, seat: Seat, options: &Options) -> Deployment;
+    /// A deployment for `seat` of the four-player game.
+    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment {
+        self.deploy_for(Variant::FourPlayer, seat, options)
+    }
     /// Every public event, in order, from the start of the battle.
     fn observe(&mut self, event: &Event);
     /// Pick one of `moves` (non-empty, all legal for the seat to move) seeing only `view`.
@@ -82,6 +88,11 @@ pub trait Bot: Send + Sync {
     /// Change the thinking time per move (capped at [`MAX_BUDGET`]); bots that do not search
     /// ignore it.
     fn set_budget(&mut self, _budget: Duration) {}
+    /// Whether to accept the draw the other side offers, seeing `view` (the bot's own). Bots
+    /// without an opinion refuse.
+    fn accept_draw(&mut self, _view: &View) -> bool {
+        false
+    }
     /// What the last [`Bot::choose`] did (depth, samples, ...), for the engine protocol's `info`.
     fn info(&self) -> Option<engine_protocol::Info> {
         None
@@ -119,8 +130,8 @@ pub struct RandomBot {
 }
 
 impl Bot for RandomBot {
-    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment {
-        Deployment::random(seat, options, &mut self.rng)
+    fn deploy_for(&mut self, variant: Variant, seat: Seat, options: &Options) -> Deployment {
+        Deployment::random_for(variant, seat, options, &mut self.rng)
     }
     fn observe(&mut self, _event: &Event) {}
     fn choose(&mut self, _view: &View, moves: &[Move]) -> Move {

@@ -1,7 +1,11 @@
 //! Alpha-beta over a game whose hidden ranks were filled in by a sample (allies on one side),
-//! with an evaluation in hundredths of a pawn-ish unit.
+//! with an evaluation in hundredths of a pawn-ish unit. Either game: a [`Side`] is a team of the
+//! four-player game or one seat of Hidden Front.
 use crate::geo;
-use siguo_rules::{FlagCapture, Game, Piece, Rank, Seat, Station, Status, Team};
+use siguo_rules::{FlagCapture, Game, Piece, Rank, Seat, Station, Status, Variant};
+
+/// Hidden Front's steps without combat that draw the game.
+const HF_QUIET_LIMIT: i32 = siguo_rules::game::HF_QUIET_LIMIT as i32;
 use std::time::Instant;
 
 pub const WIN: i32 = 1_000_000;
@@ -25,6 +29,23 @@ pub fn value(r: Rank) -> i32 {
         Rank::Division => 600,
         Rank::General => 850,
         Rank::Commander => 1200,
+    }
+}
+
+/// The side a search plays for: `me` and, in the four-player game, its partner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side {
+    pub variant: Variant,
+    pub me: Seat,
+}
+
+impl Side {
+    pub fn new(variant: Variant, me: Seat) -> Side {
+        Side { variant, me }
+    }
+    /// Whether `seat` is on this side.
+    pub fn has(self, seat: Seat) -> bool {
+        geo::allied(self.variant, self.me, seat)
     }
 }
 
@@ -59,8 +80,9 @@ pub fn can_take_flag(r: Rank, flag_capture: FlagCapture) -> bool {
 /// Where each live seat's flag is in this (sampled) game.
 fn flags(g: &Game) -> [Option<Station>; 4] {
     let mut f = [None; 4];
-    for seat in Seat::ALL {
-        for hq in geo::headquarters(seat) {
+    let variant = g.variant();
+    for &seat in variant.seats() {
+        for hq in geo::headquarters(variant, seat) {
             if g.piece_at(hq) == Some(Piece { owner: seat, rank: Rank::Flag }) {
                 f[seat.index()] = Some(hq);
             }
@@ -72,10 +94,11 @@ fn flags(g: &Game) -> [Option<Station>; 4] {
 /// Whether some enemy piece stands next to `flag` (of `owner`) and may take it.
 pub fn flag_threatened(g: &Game, owner: Seat, flag: Station) -> bool {
     let fc = g.options().flag_capture;
+    let v = g.variant();
     flag.neighbours().iter().any(|&nb| {
         !nb.is_headquarters()
             && g.piece_at(nb)
-                .is_some_and(|p| p.owner.team() != owner.team() && can_take_flag(p.rank, fc))
+                .is_some_and(|p| !geo::allied(v, p.owner, owner) && can_take_flag(p.rank, fc))
     })
 }
 
@@ -104,26 +127,27 @@ const GUARD: i32 = 60;
 /// An engineer is worth this much more while the enemy still has mines.
 const SAPPER: i32 = 120;
 
-/// The terms of the richer evaluation, for `team`.
-fn rich_terms(g: &Game, team: Team, fl: &[Option<Station>; 4]) -> i32 {
+/// The terms of the richer evaluation, for `side`.
+fn rich_terms(g: &Game, side: Side, fl: &[Option<Station>; 4]) -> i32 {
     let mut mobile = [0i32; 4];
     let mut engineers = [0i32; 2];
     let mut mines = [0i32; 2];
     let mut frozen = 0;
-    let ti = |t: Team| if t == team { 0 } else { 1 };
-    for st in Station::all() {
+    let ti = |s: Seat| if side.has(s) { 0 } else { 1 };
+    let variant = g.variant();
+    for st in variant.board().stations() {
         let Some(p) = g.piece_at(st) else { continue };
-        let side = ti(p.owner.team());
+        let own = ti(p.owner);
         match p.rank {
-            Rank::Mine => mines[side] += 1,
-            Rank::Engineer => engineers[side] += 1,
+            Rank::Mine => mines[own] += 1,
+            Rank::Engineer => engineers[own] += 1,
             _ => {}
         }
         if p.rank.is_movable() {
             if st.is_headquarters() {
                 // Frozen for good: it keeps a third of its value (it still blocks and defends).
                 let v = value(p.rank) * 2 / 3;
-                frozen += if side == 0 { -v } else { v };
+                frozen += if own == 0 { -v } else { v };
             } else {
                 mobile[p.owner.index()] += 1;
             }
@@ -132,11 +156,11 @@ fn rich_terms(g: &Game, team: Team, fl: &[Option<Station>; 4]) -> i32 {
     let mut score = frozen;
     score += SAPPER * (engineers[0].min(2) * (mines[1] > 0) as i32)
         - SAPPER * (engineers[1].min(2) * (mines[0] > 0) as i32);
-    for seat in Seat::ALL {
+    for &seat in variant.seats() {
         if g.is_eliminated(seat) {
             continue;
         }
-        let sign = if seat.team() == team { 1 } else { -1 };
+        let sign = if side.has(seat) { 1 } else { -1 };
         let short = (MOBILE_FLOOR - mobile[seat.index()]).max(0);
         score -= sign * MOBILITY * short * short;
         let Some(f) = fl[seat.index()] else { continue };
@@ -146,7 +170,8 @@ fn rich_terms(g: &Game, team: Team, fl: &[Option<Station>; 4]) -> i32 {
             }
         }
         for &st in geo::two_steps(f) {
-            if g.piece_at(st).is_some_and(|p| p.owner.team() != seat.team() && p.rank.is_movable())
+            if g.piece_at(st)
+                .is_some_and(|p| !geo::allied(variant, p.owner, seat) && p.rank.is_movable())
             {
                 score -= sign * APPROACH;
             }
@@ -155,40 +180,39 @@ fn rich_terms(g: &Game, team: Team, fl: &[Option<Station>; 4]) -> i32 {
     score
 }
 
-/// Static evaluation for `team` (positive is good for it); the richer terms when `rich`.
-pub fn evaluate_with(g: &Game, team: Team, depth_left: u32, rich: bool) -> i32 {
+/// Static evaluation for `side` (positive is good for it); the richer terms when `rich`.
+pub fn evaluate_with(g: &Game, side: Side, depth_left: u32, rich: bool) -> i32 {
     match g.status() {
         Status::Won { winner, .. } => {
             let v = WIN + depth_left as i32;
-            return if winner == team { v } else { -v };
+            return if winner == side.me.team() { v } else { -v };
         }
         Status::SeatWon { winner, .. } => {
             let v = WIN + depth_left as i32;
-            return if winner.team() == team { v } else { -v };
+            return if side.has(winner) { v } else { -v };
         }
         Status::Draw { .. } => return 0,
         Status::Ongoing => {}
     }
     let fl = flags(g);
+    let variant = g.variant();
     let mut score = 0;
-    for st in Station::all() {
+    for st in variant.board().stations() {
         let Some(p) = g.piece_at(st) else { continue };
         let mut v = value(p.rank);
         if p.rank.is_movable() && !st.is_headquarters() {
             let mut d = 12;
-            for e in Seat::ALL {
-                if e.team() != p.owner.team() {
-                    if let Some(f) = fl[e.index()] {
-                        d = d.min(geo::dist(st, f) as i32);
-                    }
+            for e in geo::enemies(variant, p.owner) {
+                if let Some(f) = fl[e.index()] {
+                    d = d.min(geo::dist(st, f) as i32);
                 }
             }
             v += ADV * (12 - d.min(12));
         }
-        score += if p.owner.team() == team { v } else { -v };
+        score += if side.has(p.owner) { v } else { -v };
     }
-    for seat in Seat::ALL {
-        let sign = if seat.team() == team { -1 } else { 1 };
+    for &seat in variant.seats() {
+        let sign = if side.has(seat) { -1 } else { 1 };
         if g.is_eliminated(seat) {
             score += sign * ELIM;
         } else if let Some(f) = fl[seat.index()] {
@@ -198,9 +222,20 @@ pub fn evaluate_with(g: &Game, team: Team, depth_left: u32, rich: bool) -> i32 {
         }
     }
     if rich {
-        score += rich_terms(g, team, &fl);
+        score += rich_terms(g, side, &fl);
+    }
+    if variant == Variant::HiddenFront {
+        score = quiet_discount(score, g.quiet_steps());
     }
     score
+}
+
+/// Hidden Front draws after 100 steps without combat: an advantage fades as that nears, so the
+/// side ahead seeks combat in time and the side behind plays for the draw.
+fn quiet_discount(score: i32, quiet: u32) -> i32 {
+    const FROM: i32 = 60;
+    let q = (quiet as i32).clamp(FROM, HF_QUIET_LIMIT);
+    score * (HF_QUIET_LIMIT - q) / (HF_QUIET_LIMIT - FROM)
 }
 
 /// Stops a search on a deadline or a node count.
@@ -243,19 +278,19 @@ fn cutoff(maxing: bool, v: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32)
 }
 
 pub struct Searcher<'a> {
-    pub team: Team,
+    pub side: Side,
     pub limit: &'a mut Limit,
     pub params: SearchParams,
     bufs: Vec<Vec<(Station, Station)>>,
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(team: Team, limit: &'a mut Limit, params: SearchParams) -> Self {
-        Searcher { team, limit, params, bufs: Vec::new() }
+    pub fn new(side: Side, limit: &'a mut Limit, params: SearchParams) -> Self {
+        Searcher { side, limit, params, bufs: Vec::new() }
     }
 
     fn eval(&self, g: &Game, depth: u32) -> i32 {
-        evaluate_with(g, self.team, depth, self.params.rich_eval)
+        evaluate_with(g, self.side, depth, self.params.rich_eval)
     }
 
     /// Captures only, with stand-pat for the side to move, `left` plies at most.
@@ -265,7 +300,7 @@ impl<'a> Searcher<'a> {
             return stand;
         }
         let Some(seat) = g.turn() else { return stand };
-        let maxing = seat.team() == self.team;
+        let maxing = self.side.has(seat);
         if maxing {
             if stand >= beta {
                 return stand;
@@ -297,7 +332,7 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// Fail-soft alpha-beta; the side of `team` maximizes. Returns 0 once stopped (discard it).
+    /// Fail-soft alpha-beta; `side` maximizes. Returns 0 once stopped (discard it).
     pub fn alphabeta(
         &mut self,
         g: &Game,
@@ -327,7 +362,7 @@ impl<'a> Searcher<'a> {
         }
         // Captures first, most valuable victims first (by their sampled rank).
         moves.sort_by_key(|&(_, to)| -g.piece_at(to).map_or(-1, |p| value(p.rank)));
-        let maxing = seat.team() == self.team;
+        let maxing = self.side.has(seat);
         let mut best = if maxing { -INF } else { INF };
         for &(from, to) in &moves {
             let mut child = g.clone();

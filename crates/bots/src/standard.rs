@@ -2,17 +2,21 @@
 //! values averaged over samples, within an anytime budget.
 use crate::engine_protocol::Info;
 use crate::knowledge::{bit, Knowledge, MOVABLE};
-use crate::search::{can_take_flag, play, Limit, SearchParams, Searcher, INF, WIN};
+use crate::search::{can_take_flag, play, Limit, SearchParams, Searcher, Side, INF, WIN};
 use crate::{deploy, geo, Bot};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use siguo_rules::{Deployment, Event, Game, Move, Options, Position, Rank, Seat, View};
+use siguo_rules::{Deployment, Event, Game, Move, Options, Position, Rank, Seat, Variant, View};
 use std::time::{Duration, Instant};
 
 /// Deepest search tried (plies: my move, then the following seats).
 const MAX_DEPTH: u32 = 4;
 /// A root move worse than the best one so far by this much is only bounded, not valued exactly.
 const MARGIN: i32 = 2_000;
+/// Samples averaged to judge a draw offer.
+const DRAW_SAMPLES: usize = 12;
+/// Accept a draw when the position is judged worse than this for us (about a division).
+const ACCEPT_DRAW_BELOW: f64 = -600.0;
 
 /// What distinguishes the versions of the standard bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +42,8 @@ pub struct StandardBot {
     know: Knowledge,
     params: Params,
     info: Option<Info>,
+    /// The seat this bot plays, once known (from its deployment or its first move).
+    seat: Option<Seat>,
 }
 
 impl StandardBot {
@@ -59,7 +65,52 @@ impl StandardBot {
             know: Knowledge::new(),
             params,
             info: None,
+            seat: None,
         }
+    }
+
+    /// A position of the game with the hidden ranks drawn from the knowledge (`None` if the
+    /// sample does not make a position).
+    fn sample_game(&mut self, view: &View, doms: &[u16], turn: Seat) -> Option<Game> {
+        let weighted = self.params.weighted_samples;
+        let pieces = self.know.sample(doms, &view.options, weighted, &mut self.rng);
+        let pos = Position {
+            variant: view.variant,
+            turn,
+            pieces,
+            options: view.options,
+            eliminated: view.eliminated.clone(),
+            skips: view.skips.clone(),
+            steps: view.steps,
+            quiet_steps: view.quiet_steps,
+        };
+        Game::from_position(&pos).ok()
+    }
+
+    /// Our seat in `view`: the one we know, else the owner of a piece whose rank we see (not a
+    /// flag: a revealed flag may be the enemy's).
+    fn my_seat(&self, view: &View) -> Option<Seat> {
+        self.seat.or_else(|| {
+            view.pieces
+                .values()
+                .find(|p| p.rank().is_some_and(|r| r != Rank::Flag))
+                .map(|p| p.owner())
+        })
+    }
+
+    /// How good the position in `view` is for `me`, averaged over sampled identities (search
+    /// units).
+    fn judge(&mut self, view: &View, me: Seat) -> f64 {
+        self.know.sync(view);
+        let doms = self.know.domains(&view.options, &view.flags_revealed);
+        let side = Side::new(view.variant, me);
+        let turn = view.turn.unwrap_or(me);
+        let rich = self.params.search.rich_eval;
+        let vals: Vec<i32> = (0..DRAW_SAMPLES)
+            .filter_map(|_| self.sample_game(view, &doms, turn))
+            .map(|g| crate::search::evaluate_with(&g, side, 0, rich))
+            .collect();
+        vals.iter().map(|&v| v as f64).sum::<f64>() / vals.len().max(1) as f64
     }
 
     /// The share of the budget to search for: more when a capture is possible or our flag is
@@ -88,18 +139,18 @@ fn forced<'m>(
     me: Seat,
     moves: &'m [Move],
 ) -> Option<Vec<&'m Move>> {
-    // A sure flag capture wins a seat: always take it.
+    let side = Side::new(view.variant, me);
+    // A sure flag capture wins a seat (Hidden Front: the game): always take it.
     if let Some(m) = moves.iter().find(|m| {
-        know.id_at(m.to)
-            .is_some_and(|id| know.owner(id).team() != me.team() && doms[id] == bit(Rank::Flag))
+        know.id_at(m.to).is_some_and(|id| !side.has(know.owner(id)) && doms[id] == bit(Rank::Flag))
     }) {
         return Some(vec![m]);
     }
-    // Our team's flags we know for sure, and enemy pieces next to them that could take them.
+    // Our side's flags we know for sure, and enemy pieces next to them that could take them.
     let fc = view.options.flag_capture;
     let mut threats = Vec::new();
-    for seat in [me, me.partner()] {
-        for hq in geo::headquarters(seat) {
+    for seat in geo::own_side(view.variant, me) {
+        for hq in geo::headquarters(view.variant, seat) {
             let Some(id) = know.id_at(hq) else { continue };
             if know.owner(id) != seat || doms[id] != bit(Rank::Flag) {
                 continue;
@@ -111,7 +162,7 @@ fn forced<'m>(
                 if let Some(e) = know.id_at(nb) {
                     let can =
                         crate::knowledge::ranks(doms[e] & MOVABLE).any(|r| can_take_flag(r, fc));
-                    if know.owner(e).team() != me.team() && can {
+                    if !side.has(know.owner(e)) && can {
                         threats.push(nb);
                     }
                 }
@@ -126,8 +177,15 @@ fn forced<'m>(
 }
 
 impl Bot for StandardBot {
-    fn deploy(&mut self, seat: Seat, options: &Options) -> Deployment {
-        deploy::sensible(seat, options, &mut self.rng)
+    fn deploy_for(&mut self, variant: Variant, seat: Seat, options: &Options) -> Deployment {
+        self.seat = Some(seat);
+        deploy::sensible(variant, seat, options, &mut self.rng)
+    }
+
+    /// Accept when clearly behind; refuse an even or better game.
+    fn accept_draw(&mut self, view: &View) -> bool {
+        let Some(me) = self.my_seat(view) else { return false };
+        self.judge(view, me) < ACCEPT_DRAW_BELOW
     }
 
     fn observe(&mut self, event: &Event) {
@@ -154,7 +212,8 @@ impl Bot for StandardBot {
             .turn
             .or_else(|| view.pieces.get(&moves[0].from).map(|p| p.owner()))
             .unwrap_or(siguo_rules::Seat::N);
-        let team = me.team();
+        self.seat = Some(me);
+        let side = Side::new(view.variant, me);
         let doms = self.know.domains(&view.options, &view.flags_revealed);
         let (cands, threatened): (Vec<&Move>, bool) =
             match forced(&self.know, &doms, view, me, moves) {
@@ -170,7 +229,7 @@ impl Bot for StandardBot {
             nodes: 0,
             stopped: false,
         };
-        let mut searcher = Searcher::new(team, &mut limit, self.params.search);
+        let mut searcher = Searcher::new(side, &mut limit, self.params.search);
         let mut samples: Vec<Game> = Vec::new();
         let mut result: Option<Vec<f64>> = None;
         let mut result_depth = 0;
@@ -190,21 +249,9 @@ impl Bot for StandardBot {
                         searcher.limit.stopped = true;
                         break;
                     }
-                    let weighted = self.params.weighted_samples;
-                    let pieces = self.know.sample(&doms, &view.options, weighted, &mut self.rng);
-                    let pos = Position {
-                        variant: view.variant,
-                        turn: me,
-                        pieces,
-                        options: view.options,
-                        eliminated: view.eliminated.clone(),
-                        skips: view.skips.clone(),
-                        steps: view.steps,
-                        quiet_steps: view.quiet_steps,
-                    };
-                    match Game::from_position(&pos) {
-                        Ok(g) => samples.push(g),
-                        Err(_) => break,
+                    match self.sample_game(view, &doms, me) {
+                        Some(g) => samples.push(g),
+                        None => break,
                     }
                 }
                 // The first one-ply sample always completes, so there is always an answer.

@@ -7,7 +7,10 @@ use proptest::prelude::*;
 use siguo_bots::engine::{serve, Engine, EngineConfig};
 use siguo_bots::engine_protocol::{to_line, Answer, ErrorCode, Go, LiveEvent, Request, WireEvent};
 use siguo_bots::Level;
-use siguo_rules::{Action, Game, InfoMode, Options, Piece, Seat, SeatSet, Station, Viewer};
+use siguo_rules::{
+    Action, Deployment, Game, InfoMode, MineRule, Options, Piece, Seat, SeatSet, Station, Variant,
+    Viewer,
+};
 use std::time::Duration;
 
 /// Every line of the doc's ```json request / ```json answer blocks.
@@ -160,8 +163,15 @@ fn bad_lines_get_errors_and_the_engine_survives() {
         (br#"{"type":"hello"}"#, ErrorCode::BadMessage),
         (br#"{"type":"hello","protocol":1,"extra":true}"#, ErrorCode::BadMessage),
         (br#"{"type":"hello","protocol":99}"#, ErrorCode::UnsupportedProtocol),
-        (br#"{"type":"new_game","variant":"chess","seats":["N"]}"#, ErrorCode::BadMessage),
+        (br#"{"type":"new_game","variant":"chess","seats":["N"]}"#, ErrorCode::UnsupportedVariant),
+        (br#"{"type":"new_game","variant":7,"seats":["N"]}"#, ErrorCode::UnsupportedVariant),
         (br#"{"type":"new_game","variant":"four_player","seats":["N","E"]}"#, ErrorCode::BadSeats),
+        (br#"{"type":"new_game","variant":"hidden_front","seats":["N","S"]}"#, ErrorCode::BadSeats),
+        (br#"{"type":"new_game","variant":"hidden_front","seats":["E"]}"#, ErrorCode::BadSeats),
+        (
+            br#"{"type":"new_game","variant":"hidden_front","seats":["S"],"options":{"mines":1}}"#,
+            ErrorCode::BadMessage,
+        ),
         (br#"{"type":"event","event":{"type":"battle_started"}}"#, ErrorCode::NoGame),
     ];
     let mut input = Vec::new();
@@ -213,4 +223,105 @@ fn go_errors() {
     // Dual control: the engine plays North with the view of both seats.
     let out = answers(&mut e, &go);
     assert!(matches!(out.last(), Some(Answer::Move { .. })), "{out:?}");
+}
+
+/// One Hidden Front session with `level` playing `seat`: the engine deploys (a legal deployment
+/// for hidden-front.md §3, options defaulting to the game's: `mines = mutual`), hears the events
+/// and answers every `go` of its side with a legal move until the game ends.
+fn hidden_front_session(level: Level, seat: Seat, seed: u64) {
+    let mut e = Engine::new(config(level));
+    answers(&mut e, r#"{"type":"hello","protocol":1}"#);
+    let new_game = format!(
+        r#"{{"type":"new_game","variant":"hidden_front","seats":["{}"],"deploy":true,"seed":{seed}}}"#,
+        seat.letter()
+    );
+    let dep = answers(&mut e, &new_game);
+    let [Answer::Deployment { deployments }] = &dep[..] else { panic!("{dep:?}") };
+    let options = Options::for_variant(Variant::HiddenFront);
+    assert_eq!(options.mines, MineRule::Mutual);
+    let [mine] = &deployments[..] else { panic!("{deployments:?}") };
+    assert_eq!(mine.seat, seat);
+    mine.validate_for(Variant::HiddenFront, &options).expect("a legal Hidden Front deployment");
+    let other =
+        Deployment::random_for(Variant::HiddenFront, seat.partner(), &options, &mut rng(seed));
+    let deps = if seat == Seat::S { [mine.clone(), other] } else { [other, mine.clone()] };
+    let mut game = Game::start(Variant::HiddenFront, options, &deps).unwrap();
+    let mut events: Vec<WireEvent> = vec![LiveEvent::BattleStarted.into()];
+    events.extend(game.initial_events().into_iter().map(WireEvent::from));
+    let mut r = rng(seed + 1);
+    let mut engine_moves = 0;
+    while let Some(turn) = game.turn() {
+        for ev in events.drain(..) {
+            assert!(answers(&mut e, &to_line(&Request::Event { event: ev })).is_empty());
+        }
+        let moves = game.legal_moves();
+        let (from, to) = if turn == seat {
+            let go = Go::for_seats(&game, SeatSet::one(seat), 5, Some(30_000));
+            let out = answers(&mut e, &to_line(&Request::Go(go)));
+            let Some(Answer::Move { from, to }) = out.last() else { panic!("{out:?}") };
+            engine_moves += 1;
+            (*from, *to)
+        } else {
+            use rand::Rng;
+            let m = &moves[r.random_range(0..moves.len())];
+            (m.from, m.to)
+        };
+        assert!(moves.iter().any(|m| m.from == from && m.to == to), "{level:?}: {from}-{to}");
+        let ev = game.apply(&Action::Move { from, to }).unwrap();
+        events.extend(ev.into_iter().map(WireEvent::from));
+        if engine_moves >= 40 {
+            break;
+        }
+    }
+    assert!(engine_moves > 0);
+    assert_eq!(e.handle(r#"{"type":"quit"}"#), (vec![], true));
+}
+
+#[test]
+fn scripted_hidden_front_session_for_each_bot() {
+    for (i, level) in
+        [Level::Random, Level::Greedy, Level::Standard, Level::StandardV1].into_iter().enumerate()
+    {
+        hidden_front_session(level, Seat::S, 10 + i as u64);
+        hidden_front_session(level, Seat::N, 20 + i as u64);
+    }
+}
+
+#[test]
+fn a_go_of_the_other_game_is_refused() {
+    let mut e = Engine::new(config(Level::Greedy));
+    answers(&mut e, r#"{"type":"new_game","variant":"hidden_front","seats":["N"]}"#);
+    let options = Options::default();
+    // A four-player `go` for North names a seat of ours, but not of our game.
+    let game = Game::new(options, &random_deployments(&options, 4)).unwrap();
+    let go = to_line(&Request::Go(Go::for_seats(&game, SeatSet::one(Seat::N), 10, None)));
+    assert!(matches!(
+        &answers(&mut e, &go)[..],
+        [Answer::Error { code: ErrorCode::BadMessage, .. }]
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    /// Hidden Front: a `go` carries only the ranks its seat may see.
+    #[test]
+    fn hidden_front_go_never_carries_a_hidden_rank(seed in 0u64..10_000, plies in 0usize..200) {
+        let options = Options::for_variant(Variant::HiddenFront);
+        let mut r = rng(seed);
+        let deps: Vec<Deployment> = [Seat::S, Seat::N]
+            .iter()
+            .map(|&s| Deployment::random_for(Variant::HiddenFront, s, &options, &mut r))
+            .collect();
+        let mut game = Game::start(Variant::HiddenFront, options, &deps).unwrap();
+        random_prefix(&mut game, plies, seed + 1);
+        let Some(turn) = game.turn() else { return Ok(()) };
+        let go = Go::for_seats(&game, SeatSet::one(turn), 100, None);
+        let json = serde_json::to_value(&go).unwrap();
+        prop_assert_eq!(json["view"]["variant"].as_str(), Some("hidden_front"));
+        for (st, p) in ranks_in(&json) {
+            prop_assert_eq!(game.piece_at(st), Some(p));
+            prop_assert!(p.owner == turn || (p.rank == siguo_rules::Rank::Flag && game.flag_revealed(p.owner)),
+                "{} shows {:?}", st, p);
+        }
+    }
 }

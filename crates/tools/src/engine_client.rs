@@ -112,6 +112,7 @@ impl EngineProc {
     /// `new_game`; with `deploy`, the engine's deployment of `seat` (checked by the caller).
     pub fn new_game(
         &mut self,
+        variant: Variant,
         options: &Options,
         seat: Seat,
         deploy: bool,
@@ -119,7 +120,7 @@ impl EngineProc {
         timeout: Duration,
     ) -> Result<Option<Deployment>, Fault> {
         self.send(&Request::NewGame {
-            variant: Variant::FourPlayer,
+            variant,
             options: *options,
             seats: vec![seat],
             deploy,

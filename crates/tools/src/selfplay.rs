@@ -1,8 +1,9 @@
-//! `siguo-tools selfplay`: a bot-against-bot tournament.
+//! `siguo-tools selfplay`: a bot-against-bot tournament, of either game (`--variant`).
 //!
-//! Games come in pairs that reuse the same four deployments with the teams swapped (bot A plays
-//! North+South in the first game of a pair and East+West in the second), so that neither side
-//! profits from a lucky deployment. Every seat gets its own bot instance (four-dark play: allies
+//! Games come in pairs that reuse the same deployments with the sides swapped (four-player: bot A
+//! plays North+South in the first game of a pair and East+West in the second; Hidden Front: A
+//! plays South, who moves first, then North), so that neither side profits from a lucky
+//! deployment or from moving first. Every seat gets its own bot instance (four-dark play: allies
 //! do not share knowledge), fed only its seat's view and the public events. Work is spread over
 //! std threads, one pair at a time.
 //!
@@ -14,7 +15,7 @@ use crate::engine_client::{EngineProc, Fault, Reply};
 use siguo_bots::engine_protocol::{Go, LiveEvent, WireEvent};
 use siguo_bots::{make_bot, Bot, Level};
 use siguo_rules::{
-    Action, Deployment, ElimReason, Game, Options, Seat, SeatSet, Status, Team, Viewer,
+    Action, Deployment, ElimReason, Game, Options, Seat, SeatSet, Status, Team, Variant, Viewer,
 };
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,6 +24,9 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SelfplayArgs {
+    /// The game: four_player (also siguo) or hidden_front.
+    #[arg(long, default_value = "four_player", value_parser = parse_variant)]
+    pub variant: Variant,
     /// Level of bot A (random, greedy, standard, standard-v1).
     #[arg(long, default_value = "standard")]
     pub a: Level,
@@ -46,7 +50,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, visible_alias = "jobs")]
     pub threads: Option<usize>,
     /// Thinking time per move of both bots, in milliseconds (capped at 2000).
     #[arg(long, default_value_t = 1000)]
@@ -57,7 +61,8 @@ pub struct SelfplayArgs {
     /// Thinking time of bot B only (overrides --budget-ms).
     #[arg(long)]
     pub budget_b_ms: Option<u64>,
-    /// Room options as JSON, e.g. '{"info_mode":"double_open","max_steps":300}'.
+    /// Room options as JSON, e.g. '{"info_mode":"double_open","max_steps":300}'; missing fields
+    /// take the defaults of the game (Hidden Front: mines = mutual).
     #[arg(long)]
     pub options: Option<String>,
     /// Print a progress line every this many games (0: never).
@@ -67,6 +72,33 @@ pub struct SelfplayArgs {
     /// counted; the report says how many games were played). Default: no limit.
     #[arg(long)]
     pub max_minutes: Option<f64>,
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    serde_json::from_value(serde_json::Value::String(s.into()))
+        .map_err(|_| format!("unknown game {s:?} (four_player, hidden_front)"))
+}
+
+/// Which seats bot A plays in one game: the first half of the table (four-player: North+South;
+/// Hidden Front: South) or the second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sides {
+    variant: Variant,
+    a_first: bool,
+}
+
+impl Sides {
+    /// Whether `seat` belongs to the first half (the one A deploys for the pair).
+    fn first_half(variant: Variant, seat: Seat) -> bool {
+        match variant {
+            Variant::FourPlayer => seat.team() == Team::NS,
+            Variant::HiddenFront => seat == Seat::S,
+        }
+    }
+    /// Whether bot A plays `seat`.
+    fn is_a(self, seat: Seat) -> bool {
+        Sides::first_half(self.variant, seat) == self.a_first
+    }
 }
 
 /// One finished (or crashed) game, from bot A's side.
@@ -162,62 +194,73 @@ impl Player {
     }
 }
 
+/// The game's setting: which game and its options.
+#[derive(Clone, Copy, Debug)]
+struct Table {
+    variant: Variant,
+    options: Options,
+}
+
 /// Start an engine for `seat` (and, with `deploy`, get its deployment, checked).
 fn start_engine(
     cmd: &str,
     side: &Side,
-    options: &Options,
+    table: &Table,
     seat: Seat,
     deploy: bool,
     seed: u64,
 ) -> Result<(EngineProc, Option<Deployment>), Fault> {
     let mut p = EngineProc::start(cmd, side.setup_timeout())?;
-    let d = p.new_game(options, seat, deploy, seed, side.setup_timeout())?;
+    let d = p.new_game(table.variant, &table.options, seat, deploy, seed, side.setup_timeout())?;
     if let Some(d) = &d {
-        d.validate(options).map_err(|e| Fault::BadAnswer(format!("deployment: {e}")))?;
+        d.validate_for(table.variant, &table.options)
+            .map_err(|e| Fault::BadAnswer(format!("deployment: {e}")))?;
     }
     Ok((p, d))
 }
 
+/// The players of a game, by seat index (`None` for a seat that does not play).
+type Players = Vec<Option<Player>>;
+
 /// Feed events to every player; the first engine that fails forfeits.
-fn feed(
-    players: &mut [Player],
-    events: Vec<WireEvent>,
-    a_team: Team,
-) -> Result<(), (bool, Seat, Fault)> {
+fn feed(players: &mut Players, events: Vec<WireEvent>, sides: Sides) -> Result<(), Forfeit> {
     for e in &events {
         for (i, p) in players.iter_mut().enumerate() {
+            let Some(p) = p else { continue };
             let seat = Seat::from_index(i);
-            p.observe(e).map_err(|f| (seat.team() == a_team, seat, f))?;
+            p.observe(e).map_err(|f| (sides.is_a(seat), seat, f))?;
         }
     }
     Ok(())
 }
 
-/// Play one game. `a_team` is the team bot A plays. Returns the result from A's side.
+/// A side lost by an engine's fault: (the side: A?, the seat, the fault).
+type Forfeit = (bool, Seat, Fault);
+
+/// Play one game. `sides` says which seats bot A plays. Returns the result from A's side.
 fn play_game(
-    options: &Options,
-    deployments: &[Deployment; 4],
+    table: &Table,
+    deployments: &[Deployment],
     a: &Side,
     b: &Side,
-    a_team: Team,
+    sides: Sides,
     seed: u64,
     pair: usize,
 ) -> GameResult {
     let res = GameResult::new(pair);
-    let mut players = Vec::new();
-    for s in Seat::ALL {
-        let side = if s.team() == a_team { a } else { b };
+    let mut players: Players = (0..4).map(|_| None).collect();
+    for &s in table.variant.seats() {
+        let side = if sides.is_a(s) { a } else { b };
         let bseed = mix(seed, s.index() as u64);
-        players.push(match &side.engine {
+        players[s.index()] = Some(match &side.engine {
             None => Player::Bot(make_bot(side.level, bseed, side.budget)),
-            Some(cmd) => match start_engine(cmd, side, options, s, false, bseed) {
+            Some(cmd) => match start_engine(cmd, side, table, s, false, bseed) {
                 Ok((p, _)) => Player::Engine(p),
-                Err(f) => return res.forfeited(s.team() == a_team, s, &f),
+                Err(f) => return res.forfeited(sides.is_a(s), s, &f),
             },
         });
     }
-    let mut game = match Game::new(*options, deployments) {
+    let mut game = match Game::start(table.variant, table.options, deployments) {
         Ok(g) => g,
         Err(e) => {
             let mut res = res;
@@ -226,36 +269,61 @@ fn play_game(
         }
     };
     let mut res = res;
-    match play_battle(&mut game, &mut players, a, b, a_team, seed, &mut res) {
-        Ok(()) => finish(&game, a_team, res),
+    match play_battle(&mut game, &mut players, a, b, sides, seed, &mut res) {
+        Ok(()) => finish(&game, sides, res),
         Err((is_a, seat, f)) => res.forfeited(is_a, seat, &f),
     }
 }
 
-/// The battle; `Err` (the side: A?, the seat, the fault) when an engine forfeited.
+/// A pending draw offer goes to the built-in bots of the other side, who accept or refuse it
+/// (engines have no request for it: their offers lapse). The events of the answers.
+fn answer_offer(game: &mut Game, players: &mut Players) -> Vec<WireEvent> {
+    let Some((offerer, accepted)) = game.draw_offer() else { return Vec::new() };
+    let mut events = Vec::new();
+    for &seat in game.variant().seats() {
+        if seat == offerer || accepted.contains(&seat) || !game.in_play(seat) {
+            continue;
+        }
+        let Some(Some(Player::Bot(bot))) = players.get_mut(seat.index()) else { continue };
+        let view = game.view(Viewer::Seats(SeatSet::one(seat)));
+        let action = if bot.accept_draw(&view) {
+            Action::AcceptDraw { seat }
+        } else {
+            Action::DeclineDraw { seat }
+        };
+        events.extend(game.apply(&action).unwrap_or_default().into_iter().map(WireEvent::from));
+        if game.draw_offer().is_none() {
+            break;
+        }
+    }
+    events
+}
+
+/// The battle; `Err` when an engine forfeited.
 fn play_battle(
     game: &mut Game,
-    players: &mut [Player],
+    players: &mut Players,
     a: &Side,
     b: &Side,
-    a_team: Team,
+    sides: Sides,
     seed: u64,
     res: &mut GameResult,
-) -> Result<(), (bool, Seat, Fault)> {
+) -> Result<(), Forfeit> {
     let mut first: Vec<WireEvent> = vec![LiveEvent::BattleStarted.into()];
     first.extend(game.initial_events().into_iter().map(WireEvent::from));
-    feed(players, first, a_team)?;
+    feed(players, first, sides)?;
     let mut fallback = rand_chacha::ChaCha8Rng::seed_from_u64(mix(seed, 99));
     use rand::{Rng, SeedableRng};
     while let Some(seat) = game.turn() {
         let moves = game.legal_moves();
-        let is_a = seat.team() == a_team;
+        let is_a = sides.is_a(seat);
         let side = if is_a { a } else { b };
         let events = if moves.is_empty() {
             game.apply(&Action::Timeout).expect("a timeout is always accepted")
         } else {
             let t0 = Instant::now();
-            let action = match &mut players[seat.index()] {
+            let player = players[seat.index()].as_mut().expect("a player for every seat");
+            let action = match player {
                 Player::Bot(bot) => {
                     let view = game.view(Viewer::Seats(SeatSet::one(seat)));
                     let m = bot.choose(&view, &moves);
@@ -270,20 +338,26 @@ fn play_battle(
                 Player::Engine(p) => match engine_turn(p, game, seat, side, &moves) {
                     Ok((action, offer)) => {
                         if let Some(ev) = offer {
-                            let ev = ev.into_iter().map(WireEvent::from).collect();
-                            feed(players, ev, a_team)?;
+                            let mut ev: Vec<WireEvent> =
+                                ev.into_iter().map(WireEvent::from).collect();
+                            ev.extend(answer_offer(game, players));
+                            feed(players, ev, sides)?;
                         }
                         action
                     }
                     Err(f) => return Err((is_a, seat, f)),
                 },
             };
+            if game.is_over() {
+                // A draw offer was accepted.
+                break;
+            }
             let micros = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
             if is_a { &mut res.times_a } else { &mut res.times_b }.push(micros);
             game.apply(&action).expect("a checked action applies")
         };
         let events = events.into_iter().map(WireEvent::from).collect();
-        feed(players, events, a_team)?;
+        feed(players, events, sides)?;
     }
     Ok(())
 }
@@ -318,11 +392,11 @@ fn engine_turn(
 }
 
 /// The result of a finished game, from A's side.
-fn finish(game: &Game, a_team: Team, mut res: GameResult) -> GameResult {
+fn finish(game: &Game, sides: Sides, mut res: GameResult) -> GameResult {
     res.steps = game.steps();
     match game.status() {
         Status::Won { winner, .. } => {
-            res.score = Some(if winner == a_team { 1.0 } else { 0.0 });
+            res.score = Some(if sides.is_a(winner.seats()[0]) { 1.0 } else { 0.0 });
             let mut reasons: Vec<&str> = winner
                 .other()
                 .seats()
@@ -339,7 +413,7 @@ fn finish(game: &Game, a_team: Team, mut res: GameResult) -> GameResult {
             res.ending = format!("win: {}", reasons.join(" + "));
         }
         Status::SeatWon { winner, reason } => {
-            res.score = Some(if winner.team() == a_team { 1.0 } else { 0.0 });
+            res.score = Some(if sides.is_a(winner) { 1.0 } else { 0.0 });
             res.ending = format!("win: {}", reason.code());
         }
         Status::Draw { reason } => {
@@ -359,21 +433,25 @@ fn finish(game: &Game, a_team: Team, mut res: GameResult) -> GameResult {
 }
 
 /// Both games of pair `k`: deployments made by the bots of the first game, reused in the second.
-fn play_pair(options: &Options, a: &Side, b: &Side, seed: u64, k: usize) -> [GameResult; 2] {
+fn play_pair(table: &Table, a: &Side, b: &Side, seed: u64, k: usize) -> [GameResult; 2] {
     let pseed = mix(seed, k as u64);
+    let variant = table.variant;
     let mut deployments = Vec::new();
-    for s in Seat::ALL {
-        // A deploys North and South (it plays them in the first game of the pair).
-        let side = if s.team() == Team::NS { a } else { b };
+    for &s in variant.seats() {
+        // A deploys the first half (it plays it in the first game of the pair).
+        let is_a = Sides::first_half(variant, s);
+        let side = if is_a { a } else { b };
         let dseed = mix(pseed, 10 + s.index() as u64);
         match &side.engine {
-            None => deployments.push(make_bot(side.level, dseed, side.budget).deploy(s, options)),
-            Some(cmd) => match start_engine(cmd, side, options, s, true, dseed) {
+            None => {
+                let mut bot = make_bot(side.level, dseed, side.budget);
+                deployments.push(bot.deploy_for(variant, s, &table.options));
+            }
+            Some(cmd) => match start_engine(cmd, side, table, s, true, dseed) {
                 Ok((_, Some(d))) => deployments.push(d),
                 Ok((_, None)) => unreachable!("a deployment was asked for"),
                 Err(f) => {
                     // The side forfeits both games of the pair.
-                    let is_a = s.team() == Team::NS;
                     return [
                         GameResult::new(k).forfeited(is_a, s, &f),
                         GameResult::new(k).forfeited(is_a, s, &f),
@@ -382,14 +460,14 @@ fn play_pair(options: &Options, a: &Side, b: &Side, seed: u64, k: usize) -> [Gam
             },
         }
     }
-    let deployments: [Deployment; 4] = deployments.try_into().expect("four deployments");
-    let run = |a_team: Team, gseed: u64| {
+    let run = |a_first: bool, gseed: u64| {
+        let sides = Sides { variant, a_first };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            play_game(options, &deployments, a, b, a_team, gseed, k)
+            play_game(table, &deployments, a, b, sides, gseed, k)
         }));
         r.unwrap_or_else(|_| GameResult { ending: "crash".into(), ..GameResult::new(k) })
     };
-    [run(Team::NS, mix(pseed, 1)), run(Team::EW, mix(pseed, 2))]
+    [run(true, mix(pseed, 1)), run(false, mix(pseed, 2))]
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -401,15 +479,20 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 }
 
 pub fn run(args: SelfplayArgs) -> i32 {
-    let options: Options = match &args.options {
-        None => Options::default(),
-        Some(json) => match serde_json::from_str::<Options>(json) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("error: --options: {e}");
-                return 2;
-            }
-        },
+    let given = match args.options.as_deref().map(serde_json::from_str) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(e)) => {
+            eprintln!("error: --options: {e}");
+            return 2;
+        }
+    };
+    let options = match Options::from_json_for(args.variant, given) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: --options: {e}");
+            return 2;
+        }
     };
     if let Err(e) = options.validate() {
         eprintln!("error: --options: {e}");
@@ -439,7 +522,8 @@ pub fn run(args: SelfplayArgs) -> i32 {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, pairs);
     println!(
-        "selfplay: A = {} ({} ms) vs B = {} ({} ms), {} games ({} pairs, teams swapped, deployments reused), seed {}, {} threads",
+        "selfplay: {}: A = {} ({} ms) vs B = {} ({} ms), {} games ({} pairs, sides swapped, deployments reused), seed {}, {} threads",
+        args.variant.name(),
         a.name(),
         a.budget.as_millis(),
         b.name(),
@@ -453,7 +537,7 @@ pub fn run(args: SelfplayArgs) -> i32 {
     let deadline = args.max_minutes.map(|m| started + Duration::from_secs_f64(m.max(0.0) * 60.0));
     let next = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel::<GameResult>();
-    let shared = Arc::new((options, a, b));
+    let shared = Arc::new((Table { variant: args.variant, options }, a, b));
     let mut handles = Vec::new();
     for _ in 0..threads {
         let (next, tx, shared) = (next.clone(), tx.clone(), shared.clone());
@@ -466,8 +550,8 @@ pub fn run(args: SelfplayArgs) -> i32 {
             if k >= pairs {
                 break;
             }
-            let (options, a, b) = &*shared;
-            for r in play_pair(options, a, b, seed, k) {
+            let (table, a, b) = &*shared;
+            for r in play_pair(table, a, b, seed, k) {
                 if tx.send(r).is_err() {
                     return;
                 }

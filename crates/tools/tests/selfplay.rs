@@ -37,6 +37,42 @@ fn a_short_tournament_is_reported() {
 }
 
 #[test]
+fn a_short_hidden_front_tournament_is_reported() {
+    let (code, out, err) = selfplay(&[
+        "--variant",
+        "hidden_front",
+        "--a",
+        "standard",
+        "--b",
+        "greedy",
+        "--games",
+        "4",
+        "--seed",
+        "7",
+        "--jobs",
+        "1",
+        "--budget-ms",
+        "5",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("selfplay: hidden_front: A = standard (5 ms) vs B = greedy (5 ms), 4 games")
+    );
+    let line = out.lines().find(|l| l.starts_with("A (standard) against B (greedy): W ")).unwrap();
+    let counts: Vec<u32> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert_eq!(counts.iter().sum::<u32>(), 4, "{line}");
+    assert!(out.contains("illegal moves: 0") && out.contains("crashes: 0"), "{out}");
+    assert!(out.contains("time per move, A (standard): p50 "), "{out}");
+}
+
+#[test]
+fn an_unknown_game_is_refused() {
+    let (code, _, err) = selfplay(&["--games", "2", "--variant", "xiangqi"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("xiangqi"), "{err}");
+}
+
+#[test]
 fn bad_options_are_refused() {
     let (code, _, err) = selfplay(&["--games", "2", "--options", "{\"max_steps\": \"many\"}"]);
     assert_eq!(code, Some(2), "{err}");
