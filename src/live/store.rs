@@ -415,8 +415,7 @@ pub struct LoadedGame {
 }
 
 pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
-    let row: Option<GameRow> =
-        games::table.find(id).select(GAME_COLUMNS).first(conn).optional()?;
+    let row: Option<GameRow> = games::table.find(id).select(GAME_COLUMNS).first(conn).optional()?;
     let Some((
         id,
         kind,

@@ -440,7 +440,34 @@ async fn formations_per_game(backend: Backend) {
     assert_eq!(four_list[0]["variant"], "four_player");
 }
 
+/// The bot of a practice game answers a draw offer at once: greedy never accepts, so the offer
+/// is declined (by the bot's seat) and the game goes on.
+async fn a_bot_answers_a_draw_offer(backend: Backend) {
+    let app = support::spawn_app(backend).await;
+    let mut me = hf(Client::new(&app, "hfd").await, 'S');
+    let ack = me
+        .act(json!({"type": "start_practice", "variant": "hidden_front", "level": "greedy"}))
+        .await
+        .expect("practice");
+    let room = ack["room"].as_str().unwrap().to_string();
+    me.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
+    me.wait_for(|m| m["type"] == "update" && m["view"]["turn"] == "S").await;
+    me.act(json!({"type": "offer_draw", "room": room})).await.expect("offer");
+    let declined = me
+        .wait_for(|m| {
+            m["type"] == "update"
+                && m["events"].as_array().is_some_and(|es| {
+                    es.iter().any(|e| e["type"] == "draw_declined" && e["seat"] == "N")
+                })
+        })
+        .await;
+    assert_eq!(declined["view"]["draw_offer"], Value::Null);
+    assert_eq!(declined["view"]["status"]["state"], "ongoing");
+    me.assert_no_hidden_ranks();
+}
+
 both_backends!(
+    a_bot_answers_a_draw_offer,
     two_people_to_the_end,
     one_person_against_a_bot,
     restart_in_the_battle,

@@ -69,7 +69,29 @@ impl Room {
             actions.push(Action::AcceptDraw { seat: p });
         }
         self.commit(actions).await?;
+        self.bot_answers_draw(seat).await?;
         self.version()
+    }
+
+    /// Hidden Front: a bot opponent answers a draw offer at once (it accepts when it judges its
+    /// position lost, `Bot::accept_draw`). A bot that is thinking lets the offer lapse with its move.
+    async fn bot_answers_draw(&mut self, offerer: Seat) -> Result<(), ProtoError> {
+        if self.variant.is_four_player() {
+            return Ok(());
+        }
+        let seat = self.variant.next_seat(offerer);
+        let b = self.phase.battle_mut()?;
+        if b.game.draw_offer().is_none() || b.game.is_over() {
+            return Ok(());
+        }
+        let Some(bot) = b.table.bots[seat].as_mut() else { return Ok(()) };
+        let view = b.game.view(Viewer::Seats(SeatSet::one(seat)));
+        let accept =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.accept_draw(&view)))
+                .unwrap_or(false);
+        let action =
+            if accept { Action::AcceptDraw { seat } } else { Action::DeclineDraw { seat } };
+        self.commit(vec![action]).await
     }
 
     /// Accept (for every seat one controls) or decline a pending draw offer.

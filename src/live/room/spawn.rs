@@ -51,7 +51,7 @@ pub(super) fn bot_deployment(
     seat: Seat,
     options: &Options,
 ) -> Deployment {
-    let d = catch_unwind(AssertUnwindSafe(|| bot.deploy(seat, options))).ok();
+    let d = catch_unwind(AssertUnwindSafe(|| bot.deploy_for(variant, seat, options))).ok();
     match d.filter(|d| d.seat == seat && d.validate_for(variant, options).is_ok()) {
         Some(d) => d,
         None => {
