@@ -11,7 +11,8 @@ let server, browser;
 
 before(async () => {
   buildServer();
-  server = await startServer();
+  // the test sets clocks shorter than hidden-front.md §6 (10 s a move) to keep the game quick
+  server = await startServer({ SIGUO_LIVE_HIDDEN_FRONT_SHORT_CLOCKS: 'true' });
   browser = await launchBrowser();
 });
 
