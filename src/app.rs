@@ -77,9 +77,15 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     let mut live_config = config.live.clone();
     live_config.allowed_origins = config.server.allowed_origins.clone();
     let live = crate::live::Live::new(db.clone(), live_config);
-    let restored = live.restore().await.map_err(|e| format!("cannot restore games: {e}"))?;
-    if restored > 0 {
-        tracing::info!(games = restored, "unfinished games restored");
+    if config.cluster.enabled {
+        // only the games this node may play: its own and orphans (src/cluster/runtime.rs)
+        let listen = config.server.listen.to_string();
+        crate::cluster::runtime::start(&live, &config.cluster, &listen).await?;
+    } else {
+        let restored = live.restore().await.map_err(|e| format!("cannot restore games: {e}"))?;
+        if restored > 0 {
+            tracing::info!(games = restored, "unfinished games restored");
+        }
     }
     let ladder = crate::ladder::Ladder::new(config.ladder.clone(), db.clone());
     ladder.set_starter(Arc::new(live.clone()));

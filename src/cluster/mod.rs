@@ -8,10 +8,13 @@
 //! ([`owns`]), so a node that comes back after losing its lease cannot write to it.
 //!
 //! Everything here is plain SQL on the shared connection type, so the single-node default
-//! (embedded SQLite) keeps working with the columns left empty.
+//! (embedded SQLite) keeps working with the columns left empty. [`runtime`] is what a node runs:
+//! registration, the heartbeat and failover.
+pub mod runtime;
+
 use crate::db::schema::{games, nodes};
 use crate::db::DbConn;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use chrono::{NaiveDateTime, TimeDelta, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -168,6 +171,91 @@ pub fn owns(conn: &mut DbConn, game: i64, node: &str) -> AppResult<bool> {
         DbConn::Sqlite(c) => games::table.find(game).select(games::node_id).first(c).optional()?,
     };
     Ok(matches!(owner, Some(Some(o)) if o == node))
+}
+
+/// The unfinished games recorded as owned by `node` (a restarted node's own games).
+pub fn owned_by(conn: &mut DbConn, node: &str) -> AppResult<Vec<i64>> {
+    Ok(games::table
+        .filter(games::state.eq_any(LIVE_STATES))
+        .filter(games::node_id.eq(node))
+        .order(games::id)
+        .select(games::id)
+        .load(conn)?)
+}
+
+/// Renew `node`'s lease on `game` if it still owns it (a restarted node taking its own games
+/// back before anyone claimed them). One conditional `UPDATE`, like [`claim`].
+pub fn keep(conn: &mut DbConn, game: i64, node: &str, grace_ms: u64) -> AppResult<bool> {
+    let kept = diesel::update(
+        games::table
+            .find(game)
+            .filter(games::state.eq_any(LIVE_STATES))
+            .filter(games::node_id.eq(node)),
+    )
+    .set(games::lease_until.eq(later(grace_ms)))
+    .execute(conn)?;
+    Ok(kept == 1)
+}
+
+/// The owner of an unfinished game (`None`: unknown, finished, or not owned yet).
+pub fn live_owner_of(conn: &mut DbConn, game: i64) -> AppResult<Option<String>> {
+    Ok(games::table
+        .find(game)
+        .filter(games::state.eq_any(LIVE_STATES))
+        .select(games::node_id)
+        .first::<Option<String>>(conn)
+        .optional()?
+        .flatten())
+}
+
+/// The error of a write refused because this node no longer owns the game (`moved`).
+pub fn lost_lease(game: i64) -> AppError {
+    AppError::conflict("moved", format!("game {game} is now played on another node"))
+}
+
+/// This node in cluster mode: its id and how long a lease holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub node: String,
+    pub grace_ms: u64,
+}
+
+/// The lease check of one room's writes: in cluster mode every write transaction first checks
+/// ([`owns`]) that this node still owns the game; a refusal is remembered so that the room stops.
+/// On a single node (`lease: None`) it checks nothing.
+#[derive(Clone, Default)]
+pub struct Guard {
+    lease: Option<Lease>,
+    lost: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Guard {
+    pub fn new(lease: Option<Lease>) -> Guard {
+        Guard { lease, lost: Default::default() }
+    }
+
+    /// `moved` (and remembered) unless this node owns `game`; call inside the write's transaction.
+    pub fn check(&self, conn: &mut DbConn, game: i64) -> AppResult<()> {
+        let Some(l) = &self.lease else { return Ok(()) };
+        if owns(conn, game, &l.node)? {
+            return Ok(());
+        }
+        self.lost.store(true, std::sync::atomic::Ordering::Relaxed);
+        Err(lost_lease(game))
+    }
+
+    /// Record that this node owns a game it has just created (nothing on a single node).
+    pub fn own(&self, conn: &mut DbConn, game: i64) -> AppResult<()> {
+        match &self.lease {
+            Some(l) => own(conn, game, &l.node, l.grace_ms),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a write was refused because another node owns the game now.
+    pub fn lost(&self) -> bool {
+        self.lost.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// A node as others see it.

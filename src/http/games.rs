@@ -12,7 +12,7 @@ use siguo_rules::{GameRecord, Viewer};
 use utoipa::{IntoParams, ToSchema};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(game).service(my_games).service(account_games);
+    cfg.service(game).service(game_node).service(my_games).service(account_games);
 }
 
 #[derive(Debug, Deserialize, IntoParams, ToSchema)]
@@ -67,6 +67,25 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
 }
 
 /// Your games, newest first.
+/// Which node plays a game: its room's socket goes to `path` (`/ws/n/{node}`, routed by the load
+/// balancer). A single node answers `"local"`.
+#[utoipa::path(get, path = "/api/games/{id}/node", tag = "games", responses(
+    (status = 200, description = "`{node, path}`", body = Object),
+    (status = 404, description = "`not_found`: no such game, or no node plays it", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/games/{id}/node")]
+pub async fn game_node(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let node = match state.live.lease() {
+        Some(_) => state.live.owner_elsewhere_or_here(id).await?,
+        None => state.live.room_by_game(id).map(|_| state.live.node_id().to_string()),
+    };
+    let node = node.ok_or(AppError::NotFound { what: "game" })?;
+    Ok(HttpResponse::Ok().json(json!({"node": node, "path": format!("/ws/n/{node}")})))
+}
+
 #[utoipa::path(get, path = "/api/me/games", tag = "games", params(Page), responses(
     (status = 200, description = "list of `{id, kind, variant, state, seat, seats, result, team_result, escaped, surrendered, created_at, finished_at}`", body = Object),
     (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse)))]

@@ -9,7 +9,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(list_rooms).service(create_room).service(ws);
+    cfg.service(list_rooms).service(create_room).service(ws).service(ws_node);
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -69,6 +69,36 @@ pub struct WsQuery {
     (status = 429, description = "`too_many_sockets`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/ws")]
 pub async fn ws(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Payload,
+) -> Result<HttpResponse, actix_web::Error> {
+    open_socket(state, req, body).await
+}
+
+/// The same WebSocket on node `node` (cluster mode: the load balancer routes `/ws/n/{node}` to
+/// that node; a single node is `local`). A node that is not `node` answers 409 `wrong_node`.
+#[utoipa::path(get, path = "/ws/n/{node}", tag = "live", responses(
+    (status = 101, description = "switching protocols"),
+    (status = 409, description = "`wrong_node`: this is another node; ask `GET /api/games/{id}/node` again", body = crate::http::openapi::ErrorResponse),
+    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`", body = crate::http::openapi::ErrorResponse)))]
+#[get("/ws/n/{node}")]
+pub async fn ws_node(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: web::Payload,
+) -> Result<HttpResponse, actix_web::Error> {
+    let node = path.into_inner();
+    let me = state.live.node_id();
+    if node != me {
+        let m = format!("this is node {me}, not {node}; ask GET /api/games/{{id}}/node again");
+        return Err(AppError::conflict("wrong_node", m).into());
+    }
+    open_socket(state, req, body).await
+}
+
+async fn open_socket(
     state: web::Data<AppState>,
     req: HttpRequest,
     body: web::Payload,

@@ -171,6 +171,10 @@ pub struct Kill {
 /// logged out or changed its password. The client refreshes its token and reconnects.
 pub const CLOSE_SESSION_ENDED: u16 = 4001;
 
+/// Close code (4009) of a socket whose room moved to another node (cluster mode: this node lost
+/// the game's lease). The client asks `GET /api/games/{id}/node` and reconnects there.
+pub const CLOSE_MOVED: u16 = 4009;
+
 impl ClientTx {
     /// Close this socket with `code` (e.g. [`CLOSE_SESSION_ENDED`]).
     pub fn close_with(&self, code: u16) {
@@ -190,6 +194,9 @@ impl ClientTx {
         self.send_text(msg.to_text())
     }
 }
+
+/// The node id a single node answers (`GET /api/games/{id}/node`).
+pub const LOCAL_NODE: &str = "local";
 
 /// Outbound queue length per socket.
 pub const OUTBOUND_QUEUE: usize = 256;
@@ -242,6 +249,8 @@ pub(crate) struct Inner {
     runtime: tokio::runtime::Handle,
     /// (open sockets, games in memory) gauges, when metrics are attached
     gauges: std::sync::OnceLock<(prometheus::IntGauge, prometheus::IntGauge)>,
+    /// this node, in cluster mode (set once at start)
+    node: std::sync::OnceLock<crate::cluster::Lease>,
 }
 
 /// Cloneable handle to live play (in `AppState`).
@@ -285,6 +294,7 @@ impl Live {
                 shutdown,
                 runtime: tokio::runtime::Handle::current(),
                 gauges: std::sync::OnceLock::new(),
+                node: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -308,6 +318,42 @@ impl Live {
     pub(crate) fn socket_gauge(&self, delta: i64) {
         if let Some((s, _)) = self.inner.gauges.get() {
             s.add(delta);
+        }
+    }
+
+    /// Cluster mode: this node is `lease.node` (call once, at start, before any game is made).
+    pub fn set_node(&self, lease: crate::cluster::Lease) {
+        let _ = self.inner.node.set(lease);
+    }
+
+    /// This node and its lease length, in cluster mode.
+    pub fn lease(&self) -> Option<crate::cluster::Lease> {
+        self.inner.node.get().cloned()
+    }
+
+    /// This node's id: its cluster id, or `"local"` on a single node.
+    pub fn node_id(&self) -> &str {
+        self.inner.node.get().map_or(LOCAL_NODE, |l| l.node.as_str())
+    }
+
+    /// Cluster mode: the node that owns unfinished game `id` (this one if it plays the game, or
+    /// still shows it finished); `None` if no node does.
+    pub async fn owner_elsewhere_or_here(&self, id: i64) -> AppResult<Option<String>> {
+        let owner = self.db().run(move |c| crate::cluster::live_owner_of(c, id)).await?;
+        Ok(owner.or_else(|| self.room_by_game(id).map(|_| self.node_id().to_string())))
+    }
+
+    /// Cluster mode: `moved`, naming the owner, when room `room` (`g<id>`) is a game another
+    /// node plays; else `fallback`.
+    pub async fn moved_or(&self, room: &str, fallback: ProtoError) -> ProtoError {
+        let game = room.strip_prefix('g').and_then(|g| g.parse::<i64>().ok());
+        let (Some(_), Some(game)) = (self.lease(), game) else { return fallback };
+        match self.owner_elsewhere_or_here(game).await {
+            Ok(Some(node)) if node != self.node_id() => ProtoError::new(
+                ErrorCode::Moved,
+                format!("game {game} is played on node {node}: connect to /ws/n/{node}"),
+            ),
+            _ => fallback,
         }
     }
 
@@ -670,6 +716,19 @@ impl Live {
             }
         }
         Ok(n)
+    }
+
+    /// Reload one unfinished game and resume it (cluster mode: a game this node has just
+    /// claimed or kept). `false` if it is already played here or is no longer unfinished.
+    pub async fn restore_game(&self, id: i64) -> AppResult<bool> {
+        if self.room_by_game(id).is_some() {
+            return Ok(false);
+        }
+        let Some(g) = self.db().run(move |c| store::load_unfinished_game(c, id)).await? else {
+            return Ok(false);
+        };
+        room::spawn_restored(self, g)?;
+        Ok(true)
     }
 
     /// Record who sits in a room (`None`: nobody to list, e.g. finished).

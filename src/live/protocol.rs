@@ -259,6 +259,9 @@ pub enum ErrorCode {
     OutsideRegion,
     EmptyStation,
     NoPieceThere,
+    /// cluster mode: the room is played on another node (the message names it); connect to
+    /// `/ws/n/{node}`
+    Moved,
     /// the database is not reachable
     Unavailable,
     /// a server bug or a failed write; nothing was applied

@@ -327,9 +327,13 @@ impl Conn {
             (None, Some(i), _) => {
                 self.live.lookup_invite(self.peer.who.account_id, self.peer.ip, &i)?
             }
-            (None, None, Some(g)) => self.live.room_by_game(g).ok_or_else(|| {
-                ProtoError::new(ErrorCode::NotFound, "that game is not being played")
-            })?,
+            (None, None, Some(g)) => match self.live.room_by_game(g) {
+                Some(r) => r,
+                None => {
+                    let e = ProtoError::new(ErrorCode::NotFound, "that game is not being played");
+                    return Err(self.live.moved_or(&format!("g{g}"), e).await);
+                }
+            },
             (None, None, None) => {
                 return Err(ProtoError::new(
                     ErrorCode::BadMessage,
@@ -346,7 +350,9 @@ impl Conn {
         room: &str,
         (v, by_invite): (Option<u64>, bool),
     ) -> Result<(), ProtoError> {
-        let h = self.live.room(room).ok_or_else(no_room)?;
+        let Some(h) = self.live.room(room) else {
+            return Err(self.live.moved_or(room, no_room()).await);
+        };
         let who = self.peer.who.clone();
         let cmd = Cmd::Join { conn: self.tx.clone(), who, id: id.clone(), v, by_invite };
         if !h.send(cmd).await {
@@ -379,6 +385,10 @@ fn killed(kill: &super::Kill) -> CloseReason {
         0 => {
             CloseReason { code: CloseCode::Again, description: Some("outbound queue full".into()) }
         }
+        super::CLOSE_MOVED => CloseReason {
+            code: CloseCode::Other(super::CLOSE_MOVED),
+            description: Some("moved".into()),
+        },
         _ => session_ended("session ended"),
     }
 }

@@ -331,59 +331,77 @@ pub fn load_unfinished(conn: &mut DbConn) -> AppResult<Vec<StoredGame>> {
         .select(GAME_COLUMNS)
         .load(conn)?;
     let mut out = vec![];
-    for (id, kind, options, state, deps, _, _, _, _, variant) in rows {
-        let variant = parse_variant(&variant)?;
-        let players = load_players(conn, id)?;
-        let mut seats: BySeat<Option<SeatOccupant>> = BySeat::default();
-        let mut escaped: BySeat<bool> = BySeat::default();
-        for (seat, account, bot, esc, _, name, guest) in players {
-            let s = seat_of(&seat)?;
-            escaped[s] = esc;
-            seats[s] = Some(match (account, bot) {
-                (Some(account_id), _) => SeatOccupant::Account {
-                    account_id,
-                    name: name.unwrap_or_default(),
-                    guest: guest.unwrap_or(false),
-                },
-                (None, Some(b)) => {
-                    SeatOccupant::Bot { level: b.parse().map_err(AppError::internal)? }
-                }
-                (None, None) => return Err(AppError::internal(format!("game {id}: empty seat"))),
-            });
-        }
-        if variant.seats().iter().any(|s| seats[*s].is_none()) {
-            return Err(AppError::internal(format!("game {id}: missing seat")));
-        }
-        let stage = match (state.as_str(), deps) {
-            ("deploying", d) => {
-                let stored: Option<Vec<DeploySeat>> =
-                    d.map(|d| from_json(&d, "deploying")).transpose()?;
-                let all = stored
-                    .filter(|v| v.len() == variant.seats().len())
-                    .map(|v| by_variant_seat(variant, v, DeploySeat::unused));
-                StoredStage::Deploying(all)
-            }
-            (_, Some(d)) => StoredStage::Battle {
-                deployments: from_json(&d, "deployments")?,
-                actions: load_actions(conn, id)?,
-            },
-            (_, None) => {
-                tracing::error!(game = id, "cannot restore: battle without deployments");
-                continue;
-            }
-        };
-        out.push(StoredGame {
-            id,
-            variant,
-            kind: GameKind::parse(&kind)
-                .ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
-            options: from_json(&options, "options")?,
-            seats,
-            escaped,
-            stage,
-        });
+    for row in rows {
+        out.extend(stored_game(conn, row)?);
     }
     Ok(out)
+}
+
+/// Game `id` if it is in `deploying` or `battle` (cluster mode restores games one by one).
+pub fn load_unfinished_game(conn: &mut DbConn, id: i64) -> AppResult<Option<StoredGame>> {
+    let row: Option<GameRow> = games::table
+        .find(id)
+        .filter(games::state.eq_any(["deploying", "battle"]))
+        .select(GAME_COLUMNS)
+        .first(conn)
+        .optional()?;
+    Ok(match row {
+        Some(row) => stored_game(conn, row)?,
+        None => None,
+    })
+}
+
+/// An unfinished game's row with its seats and log (`None`: it cannot be restored).
+fn stored_game(conn: &mut DbConn, row: GameRow) -> AppResult<Option<StoredGame>> {
+    let (id, kind, options, state, deps, _, _, _, _, variant) = row;
+    let variant = parse_variant(&variant)?;
+    let players = load_players(conn, id)?;
+    let mut seats: BySeat<Option<SeatOccupant>> = BySeat::default();
+    let mut escaped: BySeat<bool> = BySeat::default();
+    for (seat, account, bot, esc, _, name, guest) in players {
+        let s = seat_of(&seat)?;
+        escaped[s] = esc;
+        seats[s] = Some(match (account, bot) {
+            (Some(account_id), _) => SeatOccupant::Account {
+                account_id,
+                name: name.unwrap_or_default(),
+                guest: guest.unwrap_or(false),
+            },
+            (None, Some(b)) => SeatOccupant::Bot { level: b.parse().map_err(AppError::internal)? },
+            (None, None) => return Err(AppError::internal(format!("game {id}: empty seat"))),
+        });
+    }
+    if variant.seats().iter().any(|s| seats[*s].is_none()) {
+        return Err(AppError::internal(format!("game {id}: missing seat")));
+    }
+    let stage = match (state.as_str(), deps) {
+        ("deploying", d) => {
+            let stored: Option<Vec<DeploySeat>> =
+                d.map(|d| from_json(&d, "deploying")).transpose()?;
+            let all = stored
+                .filter(|v| v.len() == variant.seats().len())
+                .map(|v| by_variant_seat(variant, v, DeploySeat::unused));
+            StoredStage::Deploying(all)
+        }
+        (_, Some(d)) => StoredStage::Battle {
+            deployments: from_json(&d, "deployments")?,
+            actions: load_actions(conn, id)?,
+        },
+        (_, None) => {
+            tracing::error!(game = id, "cannot restore: battle without deployments");
+            return Ok(None);
+        }
+    };
+    Ok(Some(StoredGame {
+        id,
+        variant,
+        kind: GameKind::parse(&kind)
+            .ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
+        options: from_json(&options, "options")?,
+        seats,
+        escaped,
+        stage,
+    }))
 }
 
 /// A list in the variant's seat order as a `BySeat`, `unused` for the other seats.

@@ -57,7 +57,11 @@ pub async fn guest(app: &TestApp) -> (String, i64, String) {
 
 impl Client {
     pub async fn connect(app: &TestApp, who: &(String, i64, String)) -> Client {
-        let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+        Client::connect_url(app.ws_url(&format!("/api/ws?token={}", who.2)), who).await
+    }
+
+    /// Connect to any server at `url` (e.g. one node of a cluster) with `who`'s token in it.
+    pub async fn connect_url(url: String, who: &(String, i64, String)) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("websocket connect");
         let (ws, mut read) = ws.split();
         let (tx, incoming) = tokio::sync::mpsc::unbounded_channel();

@@ -7,7 +7,6 @@ use crate::live::finish::{FinishedGame, FinishedSeat};
 use crate::live::protocol::{now_ms, AckBody, ErrorCode, LiveEvent, ProtoError, WireEvent};
 use crate::live::store;
 use crate::live::{SeatOccupant, Who};
-use diesel::Connection;
 use siguo_bots::Bot;
 use siguo_rules::{
     Action, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Status, Viewer,
@@ -130,9 +129,11 @@ impl Room {
         let finished = g.is_over().then(|| self.finished_game(&g));
         let (id, seq, acts) = (b.table.game_id, b.actions, actions.clone());
         // group commit: committed (with the other games' actions of this instant) before the broadcast
+        let guard = self.guard.clone();
         self.live
             .db()
             .write_grouped(move |c| {
+                guard.check(c, id)?;
                 store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref())
             })
             .await?;
@@ -208,20 +209,16 @@ impl Room {
             _ => None,
         };
         let (list, save, variant) = (seats.to_vec(), deploying.clone(), self.variant);
-        self.live
-            .db()
-            .run(move |c| {
-                c.transaction(|c| {
-                    for s in &list {
-                        store::mark_escaped(c, id, *s)?;
-                    }
-                    if let Some(d) = save {
-                        store::save_deploying(c, id, variant, &d)?;
-                    }
-                    Ok::<_, AppError>(())
-                })
-            })
-            .await?;
+        self.write(id, move |c| {
+            for s in &list {
+                store::mark_escaped(c, id, *s)?;
+            }
+            if let Some(d) = &save {
+                store::save_deploying(c, id, variant, d)?;
+            }
+            Ok(())
+        })
+        .await?;
         if let Some(t) = self.phase.table_mut() {
             for s in seats {
                 if let Some(p) = t.players[*s].as_mut() {

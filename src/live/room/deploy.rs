@@ -44,10 +44,15 @@ impl Room {
         });
         let (kind, options, occ, deps) =
             (self.kind, self.options, occupants.clone(), seats.clone());
+        let guard = self.guard.clone();
         let game_id = self
             .live
             .db()
-            .run(move |c| store::create_game(c, kind, variant, &options, &occ, &deps))
+            .run(move |c| {
+                let id = store::create_game(c, kind, variant, &options, &occ, &deps)?;
+                guard.own(c, id)?;
+                Ok(id)
+            })
             .await?;
         let now = now_ms();
         let online = BySeat::from_fn(|s| self.online(s));
@@ -154,7 +159,7 @@ impl Room {
     pub(super) async fn save_deploying(&self, seats: &BySeat<DeploySeat>) -> AppResult<()> {
         let id = self.phase.game_id().ok_or_else(|| AppError::internal("no game"))?;
         let (seats, variant) = (seats.clone(), self.variant);
-        self.live.db().run(move |c| store::save_deploying(c, id, variant, &seats)).await
+        self.write(id, move |c| store::save_deploying(c, id, variant, &seats)).await
     }
 
     pub(super) async fn confirm(&mut self, who: &Who, seat: Option<Seat>) -> Answer {
@@ -217,16 +222,14 @@ impl Room {
             .map_err(|e| AppError::internal(format!("deployment: {e}")))?;
         let id = deploy.table.game_id;
         let finished = game.is_over().then(|| self.finished_game(&game));
-        self.live
-            .db()
-            .run(move |c| {
-                store::start_battle(c, id, &deps)?;
-                if let Some(f) = finished {
-                    store::append_actions(c, id, 0, &[], Some(&f))?;
-                }
-                Ok(())
-            })
-            .await?;
+        self.write(id, move |c| {
+            store::start_battle(c, id, &deps)?;
+            if let Some(f) = &finished {
+                store::append_actions(c, id, 0, &[], Some(f))?;
+            }
+            Ok(())
+        })
+        .await?;
         let initial = game.initial_events();
         let Phase::Deploying(deploy) = std::mem::take(&mut self.phase) else {
             return Err(AppError::internal("the battle starts from deployment"));
@@ -279,7 +282,7 @@ impl Room {
     /// again, the others keeping their seats (not ready).
     pub(super) async fn reopen_seats(&mut self, gone: &[Seat]) -> AppResult<()> {
         let id = self.phase.game_id().ok_or_else(|| AppError::internal("no game"))?;
-        self.live.db().run(move |c| store::abort_game(c, id)).await?;
+        self.write(id, move |c| store::abort_game(c, id)).await?;
         let Phase::Deploying(d) = std::mem::take(&mut self.phase) else {
             return Err(AppError::internal("seats reopen during deployment"));
         };

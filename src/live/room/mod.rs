@@ -98,6 +98,8 @@ struct Room {
     /// the spectator count last sent, when, and when the next notice is due (throttled)
     spectators_told: (usize, i64, Option<i64>),
     closed: bool,
+    /// cluster mode: every write checks this node still owns the game
+    guard: crate::cluster::Guard,
 }
 
 impl Room {
@@ -116,10 +118,32 @@ impl Room {
                     None => break,
                     Some(cmd) => self.handle(cmd).await,
                 },
-                _ = sleep => self.on_timer().await,
+                _ = sleep => {
+                    self.on_timer().await;
+                    self.leave_if_moved();
+                }
             }
         }
         self.release_owner();
+    }
+
+    /// One write of this room's game in a transaction of its own, after the lease check
+    /// (cluster mode: refused with `moved` if another node owns the game now).
+    async fn write<F>(&self, game: i64, f: F) -> crate::error::AppResult<()>
+    where
+        F: FnOnce(&mut crate::db::DbConn) -> crate::error::AppResult<()> + Send + 'static,
+    {
+        let guard = self.guard.clone();
+        self.live
+            .db()
+            .run(move |c| {
+                use diesel::Connection;
+                c.transaction(|c| {
+                    guard.check(c, game)?;
+                    f(c)
+                })
+            })
+            .await
     }
 
     /// The seats that play in this room's game.
@@ -175,6 +199,23 @@ impl Room {
             }
         }
         self.after_change().await;
+        self.leave_if_moved();
+    }
+
+    /// Cluster mode: a write was refused because another node owns the game now. The room
+    /// stops here without writing anything more; its sockets are closed with
+    /// [`super::CLOSE_MOVED`] so that the clients reconnect to the new owner.
+    fn leave_if_moved(&mut self) {
+        if !self.guard.lost() || self.closed {
+            return;
+        }
+        tracing::warn!(room = %self.id, "another node owns this game now; the room stops here");
+        self.closed = true;
+        self.release_owner();
+        for s in self.subs.values() {
+            s.tx.close_with(super::CLOSE_MOVED);
+        }
+        self.live.unregister(&self.id, self.invite.as_deref(), self.phase.game_id());
     }
 
     /// A client message: idempotency, membership, then the handler and its ack or error.

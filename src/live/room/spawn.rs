@@ -117,6 +117,7 @@ fn new_room(
         retry_at: None,
         spectators_told: (0, 0, None),
         closed: false,
+        guard: crate::cluster::Guard::new(live.lease()),
     };
     (room, rx)
 }
@@ -268,6 +269,7 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
     live.register(&id, None, Some(g.id), RoomHandle { tx: room.me.clone() });
     live.spawn(async move {
         room.finish_if_over().await;
+        room.leave_if_moved();
         room.run(rx).await
     });
     Ok(())
@@ -283,7 +285,7 @@ impl Room {
         }
         let f = self.finished_game(&b.game);
         let gid = b.table.game_id;
-        match self.live.db().run(move |c| store::append_actions(c, gid, 0, &[], Some(&f))).await {
+        match self.write(gid, move |c| store::append_actions(c, gid, 0, &[], Some(&f))).await {
             Ok(()) => self.enter_finished(),
             Err(e) => tracing::error!(game = gid, error = %e, "finishing restored game"),
         }

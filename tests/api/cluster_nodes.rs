@@ -1,0 +1,241 @@
+//! Cluster mode with real nodes: two `siguo serve` processes on one PostgreSQL database; the
+//! owner of a game is killed (SIGKILL) and the other node takes the game over with every
+//! acknowledged move; a node that lost a game's lease cannot write to it; cluster mode refuses
+//! SQLite.
+use crate::support::live::{account, pick_move, wait_battle, Client};
+use crate::support::{spawn_app, spawn_app_with, Backend};
+use serde_json::{json, Value};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `siguo serve` node of a cluster on `db_url`, listening on a free port.
+struct Node {
+    id: &'static str,
+    addr: String,
+    child: Child,
+}
+
+impl Node {
+    fn start(id: &'static str, db_url: &str) -> Node {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut c = Command::new(env!("CARGO_BIN_EXE_siguo"));
+        for (k, _) in std::env::vars() {
+            if k.starts_with("SIGUO_") {
+                c.env_remove(k);
+            }
+        }
+        let child = c
+            .arg("serve")
+            .env("SIGUO_LOG_LEVEL", "warn")
+            .env("SIGUO_DATABASE_URL", db_url)
+            .env("SIGUO_SERVER_LISTEN", &addr)
+            .env("SIGUO_SERVER_WORKERS", "1")
+            .env("SIGUO_CLUSTER_ENABLED", "true")
+            .env("SIGUO_CLUSTER_NODE_ID", id)
+            .env("SIGUO_CLUSTER_HEARTBEAT_MS", "200")
+            .env("SIGUO_CLUSTER_GRACE_MS", "1500")
+            .env("SIGUO_LIVE_BOT_MOVE_DELAY_MS", "0")
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start siguo serve");
+        Node { id, addr, child }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Wait until the node answers `/readyz`.
+    async fn ready(&mut self) {
+        let started = Instant::now();
+        loop {
+            if let Ok(r) = reqwest::get(self.url("/readyz")).await {
+                if r.status() == 200 {
+                    return;
+                }
+            }
+            assert!(self.child.try_wait().unwrap().is_none(), "node {} exited", self.id);
+            assert!(started.elapsed() < Duration::from_secs(60), "node {} never ready", self.id);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn connect(&self, who: &(String, i64, String)) -> Client {
+        let url = format!("ws://{}/ws/n/{}?token={}", self.addr, self.id, who.2);
+        Client::connect_url(url, who).await
+    }
+
+    async fn owner(&self, game: i64) -> Option<String> {
+        let r = reqwest::get(self.url(&format!("/api/games/{game}/node"))).await.ok()?;
+        let v: Value = r.json().await.ok()?;
+        v["node"].as_str().map(str::to_string)
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Wait for my turn after version `after`; returns that update (or snapshot).
+async fn my_turn(c: &mut Client, after: u64) -> Value {
+    c.wait_for(move |m| {
+        (m["type"] == "update" || m["type"] == "snapshot")
+            && m["v"].as_u64().is_some_and(|v| v > after)
+            && m["view"]["turn"] == "S"
+            && m["legal_moves"].as_object().is_some_and(|l| !l.is_empty())
+    })
+    .await
+}
+
+/// Make a legal move on my turn after version `after`; returns (from, to, acked version).
+async fn play(c: &mut Client, room: &str, after: u64, k: usize) -> (String, String, u64) {
+    let u = my_turn(c, after).await;
+    let (from, to) = pick_move(&u["legal_moves"], k).expect("a legal move");
+    let ack = c.act(json!({"type": "move", "room": room, "from": from, "to": to})).await;
+    let ack = ack.unwrap_or_else(|e| panic!("move refused: {e}"));
+    (from, to, ack["v"].as_u64().unwrap())
+}
+
+/// A practice game on node A; A is killed; B owns the game within 15 s, the player reconnects
+/// to B, finds every acknowledged move and plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_killed_node_s_game_goes_on_on_another_node() {
+    let app = spawn_app(Backend::Postgres).await;
+    let who = account(&app, "cl").await;
+    let mut a = Node::start("a", &app.db_url);
+    let mut b = Node::start("b", &app.db_url);
+    a.ready().await;
+    b.ready().await;
+
+    let mut p = a.connect(&who).await;
+    p.seats.insert('S');
+    let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
+    let (room, game) = (ack["room"].as_str().unwrap().to_string(), ack["game"].as_i64().unwrap());
+    assert_eq!(b.owner(game).await.as_deref(), Some("a"), "every node knows the owner");
+    p.act(json!({"type": "confirm", "room": room})).await.unwrap();
+    wait_battle(&mut p).await;
+    let mut acked = vec![];
+    let mut v = 0;
+    for k in 0..3 {
+        let (from, to, at) = play(&mut p, &room, v, k).await;
+        acked.push((from, to));
+        v = at;
+    }
+
+    a.child.kill().unwrap(); // SIGKILL
+    a.child.wait().unwrap();
+    assert!(p.wait_closed().await != 1000, "the socket to the dead node is gone");
+    let killed = Instant::now();
+    while b.owner(game).await.as_deref() != Some("b") {
+        assert!(killed.elapsed() < Duration::from_secs(15), "B owns the game within 15 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // a socket for another node is refused
+    let wrong = reqwest::get(b.url("/ws/n/a")).await.unwrap();
+    assert_eq!(wrong.status(), 409);
+    let mut p = b.connect(&who).await;
+    p.seats.insert('S');
+    p.act(json!({"type": "join_room", "game": game, "v": v})).await.unwrap();
+    let g: Value =
+        reqwest::get(b.url(&format!("/api/games/{game}"))).await.unwrap().json().await.unwrap();
+    let actions = g["public"]["actions"].as_array().unwrap();
+    for (from, to) in &acked {
+        assert!(
+            actions.iter().any(|x| x["type"] == "move" && x["from"] == *from && x["to"] == *to),
+            "acknowledged move {from}→{to} kept: {actions:?}"
+        );
+    }
+    let room2 = format!("g{game}");
+    play(&mut p, &room2, 0, 7).await;
+    p.assert_no_hidden_ranks();
+    drop(b);
+}
+
+/// A node whose game was claimed by another (its lease lost) cannot commit to that game: the
+/// move is refused with `moved`, nothing is written, and the socket is closed with 4009.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_node_that_lost_the_lease_cannot_commit() {
+    let app = spawn_app_with(Backend::Postgres, |c| {
+        c.cluster.enabled = true;
+        c.cluster.node_id = "old".into();
+    })
+    .await;
+    let who = account(&app, "ll").await;
+    let mut p = Client::connect(&app, &who).await;
+    let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
+    let (room, game) = (ack["room"].as_str().unwrap().to_string(), ack["game"].as_i64().unwrap());
+    let node: Value = app.get(&format!("/api/games/{game}/node")).await.json().await.unwrap();
+    assert_eq!(node, json!({"node": "old", "path": "/ws/n/old"}));
+    p.act(json!({"type": "confirm", "room": room})).await.unwrap();
+    wait_battle(&mut p).await;
+    let (_, _, v) = play(&mut p, &room, 0, 1).await;
+    let u = my_turn(&mut p, v).await;
+    let db = app.state().db.clone();
+    let count = |db: siguo::db::Db| async move {
+        db.run(move |c| {
+            use diesel::prelude::*;
+            use siguo::db::schema::game_actions;
+            Ok(game_actions::table
+                .filter(game_actions::game_id.eq(game))
+                .count()
+                .get_result::<i64>(c)?)
+        })
+        .await
+        .unwrap()
+    };
+    let before = count(db.clone()).await;
+    // another node took the game over (as after this node's lease ran out)
+    db.run(move |c| {
+        use diesel::prelude::*;
+        use siguo::db::schema::games;
+        diesel::update(games::table.find(game)).set(games::node_id.eq("new")).execute(c)?;
+        Ok(())
+    })
+    .await
+    .unwrap();
+    let (from, to) = pick_move(&u["legal_moves"], 0).unwrap();
+    p.expect_err(json!({"type": "move", "room": room, "from": from, "to": to}), "moved").await;
+    assert_eq!(p.wait_closed().await, 4009, "the room's sockets are told it moved");
+    assert_eq!(count(db).await, before, "nothing written");
+    // the node now sends newcomers to the owner
+    let mut q = Client::connect(&app, &who).await;
+    let e = q.expect_err(json!({"type": "join_room", "game": game}), "moved").await;
+    assert!(e["message"].as_str().unwrap().contains("/ws/n/new"), "{e}");
+}
+
+/// Single node: `/api/games/{id}/node` answers `local`, and `/ws/n/local` is the socket.
+#[tokio::test]
+async fn a_single_node_is_local() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let who = account(&app, "sn").await;
+    let mut p =
+        Client::connect_url(app.ws_url(&format!("/ws/n/local?token={}", who.2)), &who).await;
+    let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
+    let game = ack["game"].as_i64().unwrap();
+    let node: Value = app.get(&format!("/api/games/{game}/node")).await.json().await.unwrap();
+    assert_eq!(node, json!({"node": "local", "path": "/ws/n/local"}));
+    assert_eq!(app.get("/api/games/999999/node").await.status(), 404);
+    assert_eq!(app.get("/ws/n/other").await.status(), 409);
+}
+
+/// Cluster mode on the embedded SQLite database: the server refuses to start (exit code 2).
+#[test]
+fn cluster_mode_refuses_sqlite() {
+    let dir = std::env::temp_dir().join(format!("siguo_cl_{:08x}", rand::random::<u32>()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_siguo"))
+        .arg("serve")
+        .env("SIGUO_DATABASE_URL", format!("sqlite://{}/x.db", dir.display()))
+        .env("SIGUO_CLUSTER_ENABLED", "true")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cluster.enabled needs PostgreSQL"), "{err}");
+}
