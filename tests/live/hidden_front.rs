@@ -21,15 +21,6 @@ fn seat_keys(m: &Value) -> Vec<String> {
     m["seats"].as_object().expect("seats").keys().cloned().collect()
 }
 
-fn last_state(c: &Client) -> Value {
-    c.frames
-        .iter()
-        .rev()
-        .find(|m| m["type"] == "update" || m["type"] == "snapshot")
-        .unwrap()
-        .clone()
-}
-
 fn over(u: &Value) -> bool {
     u["view"].is_object() && u["view"]["status"]["state"] != "ongoing"
 }
@@ -74,7 +65,7 @@ async fn hf_battle(room: &str, cs: &mut [Client]) -> Vec<Value> {
     let mut ups = vec![];
     for c in cs.iter_mut() {
         wait_battle(c).await;
-        let u = last_state(c);
+        let u = c.last_state();
         assert_eq!(u["view"]["variant"], "hidden_front");
         assert_eq!(u["view"]["turn"], "S", "South moves first");
         ups.push(u);
@@ -90,7 +81,7 @@ const PER_SOCKET: usize = 80;
 /// nothing missed); every frame of the old socket is scanned first.
 async fn reconnect(app: &TestApp, c: Client, room: &str) -> Client {
     c.assert_no_hidden_ranks();
-    let v = last_state(&c)["v"].clone();
+    let v = c.last_state()["v"].clone();
     let (who, seats) = ((c.name.clone(), c.account_id, c.token.clone()), c.seats.clone());
     c.close().await;
     let mut c = Client::connect(app, &who).await;
@@ -169,7 +160,7 @@ async fn two_people_to_the_end(backend: Backend) {
         })
         .await;
     }
-    let mut ups: Vec<Value> = cs.iter().map(last_state).collect();
+    let mut ups: Vec<Value> = cs.iter().map(Client::last_state).collect();
     let mut k = 3usize;
     for n in 0usize.. {
         if over(&ups[0]) {
@@ -187,7 +178,7 @@ async fn two_people_to_the_end(backend: Backend) {
             for c in cs.iter_mut() {
                 c.wait_for(|m| m["type"] == "update" && over(m)).await;
             }
-            ups = cs.iter().map(last_state).collect();
+            ups = cs.iter().map(Client::last_state).collect();
             break;
         }
         ups = hf_move(&room, &mut cs, &ups, k).await;

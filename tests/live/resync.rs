@@ -6,21 +6,12 @@ use crate::support::live::*;
 use crate::support::Backend;
 use serde_json::{json, Value};
 
-fn last_update(c: &Client) -> Value {
-    c.frames
-        .iter()
-        .rev()
-        .find(|m| m["type"] == "update" || m["type"] == "snapshot")
-        .unwrap()
-        .clone()
-}
-
 /// The seat to move makes a legal move; returns its new version.
 async fn one_move(room: &str, cs: &mut [Client], k: usize) -> u64 {
-    let u = last_update(&cs[0]);
+    let u = cs[0].last_state();
     let turn = u["view"]["turn"].as_str().unwrap().chars().next().unwrap();
     let i = cs.iter().position(|c| c.seats.contains(&turn)).unwrap();
-    let mine = last_update(&cs[i]);
+    let mine = cs[i].last_state();
     assert_eq!(mine["v"], u["v"]);
     let (from, to) = pick_move(&mine["legal_moves"], k).unwrap();
     let ack =
@@ -40,7 +31,7 @@ async fn reconnect_and_resync(backend: Backend) {
     one_move(&room, &mut cs, 1).await;
     // South drops
     let south = cs.remove(2);
-    let v0 = last_update(&south).to_owned()["v"].as_u64().unwrap();
+    let v0 = south.last_state()["v"].as_u64().unwrap();
     let who = (south.name.clone(), south.account_id, south.token.clone());
     south.close().await;
     let p = cs[0].wait_for(|m| m["type"] == "presence" && m["seats"]["S"] == false).await;
@@ -48,11 +39,11 @@ async fn reconnect_and_resync(backend: Backend) {
     // North and East move while South is away
     let mut s_idx_cs: Vec<Client> = vec![];
     {
-        let u = last_update(&cs[0]);
+        let u = cs[0].last_state();
         assert_eq!(u["view"]["turn"], "E");
     }
     // East moves (S is away; the others play on)
-    let u = last_update(&cs[1]);
+    let u = cs[1].last_state();
     let (from, to) = pick_move(&u["legal_moves"], 2).unwrap();
     let v1 =
         cs[1].act(json!({"type": "move", "room": room, "from": from, "to": to})).await.unwrap()
@@ -106,7 +97,7 @@ async fn restart_mid_game(backend: Backend) {
     for k in 0..5 {
         one_move(&room, &mut cs, k).await;
     }
-    let before: Vec<Value> = cs.iter().map(last_update).collect();
+    let before: Vec<Value> = cs.iter().map(Client::last_state).collect();
     let game = before[0]["game"].as_i64().unwrap();
     let whos: Vec<(String, i64, String)> =
         cs.iter().map(|c| (c.name.clone(), c.account_id, c.token.clone())).collect();

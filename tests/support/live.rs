@@ -222,6 +222,16 @@ impl Client {
     }
 
     /// Wait until the socket is closed by the server; returns the close code.
+    /// The last state received: the latest `update` or `snapshot` frame.
+    pub fn last_state(&self) -> Value {
+        self.frames
+            .iter()
+            .rev()
+            .find(|m| m["type"] == "update" || m["type"] == "snapshot")
+            .expect("a state was received")
+            .clone()
+    }
+
     pub async fn wait_closed(&mut self) -> u16 {
         while self.read().await.is_some() {}
         self.closed.as_ref().map(|c| c.0).unwrap_or(1006)
