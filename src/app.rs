@@ -91,7 +91,12 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     ladder.set_starter(Arc::new(live.clone()));
     ladder.spawn_ticker();
     let metrics = Arc::new(Metrics::new());
-    live.attach_metrics(metrics.open_sockets.clone(), metrics.live_games.clone());
+    live.attach_metrics(crate::live::LiveGauges {
+        open_sockets: metrics.open_sockets.clone(),
+        live_games: metrics.live_games.clone(),
+        bots_thinking: metrics.bots_thinking.clone(),
+        bots_thinking_peak: metrics.bots_thinking_peak.clone(),
+    });
     let state = AppState { config: Arc::new(config), db, auth, metrics, ladder, live };
     serve(state).await
 }

@@ -1,5 +1,5 @@
 //! Prometheus metrics, served at `/metrics`: HTTP requests and latencies (by route pattern),
-//! open WebSockets and live games (gauges the live-play code moves).
+//! open WebSockets, live games and bots thinking (gauges the live-play code moves).
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
 };
@@ -14,6 +14,10 @@ pub struct Metrics {
     pub open_sockets: IntGauge,
     /// `siguo_live_games`: games currently running in memory (live play sets it)
     pub live_games: IntGauge,
+    /// `siguo_bots_thinking`: bots searching a move right now (at most `live.bot_threads`)
+    pub bots_thinking: IntGauge,
+    /// `siguo_bots_thinking_peak`: the most bots ever searching at once since the start
+    pub bots_thinking_peak: IntGauge,
 }
 
 impl Metrics {
@@ -36,11 +40,25 @@ impl Metrics {
         let open_sockets =
             IntGauge::new("open_sockets", "WebSocket connections open").expect("metric");
         let live_games = IntGauge::new("live_games", "games running").expect("metric");
+        let bots_thinking =
+            IntGauge::new("bots_thinking", "bots searching a move now").expect("metric");
+        let bots_thinking_peak =
+            IntGauge::new("bots_thinking_peak", "most bots searching at once").expect("metric");
         registry.register(Box::new(http_requests.clone())).expect("register");
         registry.register(Box::new(http_latency.clone())).expect("register");
         registry.register(Box::new(open_sockets.clone())).expect("register");
         registry.register(Box::new(live_games.clone())).expect("register");
-        Metrics { registry, http_requests, http_latency, open_sockets, live_games }
+        registry.register(Box::new(bots_thinking.clone())).expect("register");
+        registry.register(Box::new(bots_thinking_peak.clone())).expect("register");
+        Metrics {
+            registry,
+            http_requests,
+            http_latency,
+            open_sockets,
+            live_games,
+            bots_thinking,
+            bots_thinking_peak,
+        }
     }
 
     /// Record one finished request.

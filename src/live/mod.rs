@@ -247,10 +247,20 @@ pub(crate) struct Inner {
     next_conn: AtomicU64,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
-    /// (open sockets, games in memory) gauges, when metrics are attached
-    gauges: std::sync::OnceLock<(prometheus::IntGauge, prometheus::IntGauge)>,
+    /// bots searching a move now, and the most at once since the start
+    thinking: (std::sync::atomic::AtomicI64, std::sync::atomic::AtomicI64),
+    /// the gauges live play moves, when metrics are attached
+    gauges: std::sync::OnceLock<LiveGauges>,
     /// this node, in cluster mode (set once at start)
     node: std::sync::OnceLock<crate::cluster::Lease>,
+}
+
+/// The gauges live play moves (see [`crate::metrics::Metrics`]).
+pub struct LiveGauges {
+    pub open_sockets: prometheus::IntGauge,
+    pub live_games: prometheus::IntGauge,
+    pub bots_thinking: prometheus::IntGauge,
+    pub bots_thinking_peak: prometheus::IntGauge,
 }
 
 /// Cloneable handle to live play (in `AppState`).
@@ -293,31 +303,39 @@ impl Live {
                 config,
                 shutdown,
                 runtime: tokio::runtime::Handle::current(),
+                thinking: Default::default(),
                 gauges: std::sync::OnceLock::new(),
                 node: std::sync::OnceLock::new(),
             }),
         }
     }
 
-    /// Report open sockets and games in memory to these gauges.
-    pub fn attach_metrics(
-        &self,
-        open_sockets: prometheus::IntGauge,
-        live_games: prometheus::IntGauge,
-    ) {
-        let _ = self.inner.gauges.set((open_sockets, live_games));
+    /// Report open sockets, games in memory and bots thinking to these gauges.
+    pub fn attach_metrics(&self, gauges: LiveGauges) {
+        let _ = self.inner.gauges.set(gauges);
         self.count_games();
     }
 
     fn count_games(&self) {
-        if let Some((_, g)) = self.inner.gauges.get() {
-            g.set(self.inner.games.lock().unwrap().len() as i64);
+        if let Some(g) = self.inner.gauges.get() {
+            g.live_games.set(self.inner.games.lock().unwrap().len() as i64);
         }
     }
 
     pub(crate) fn socket_gauge(&self, delta: i64) {
-        if let Some((s, _)) = self.inner.gauges.get() {
-            s.add(delta);
+        if let Some(g) = self.inner.gauges.get() {
+            g.open_sockets.add(delta);
+        }
+    }
+
+    /// A bot starts (+1) or ends (-1) a search (while it holds a [`Live::bot_thinkers`] permit).
+    pub(crate) fn bot_thinking(&self, delta: i64) {
+        let (now, peak) = &self.inner.thinking;
+        let n = now.fetch_add(delta, Ordering::SeqCst) + delta;
+        let most = peak.fetch_max(n, Ordering::SeqCst).max(n);
+        if let Some(g) = self.inner.gauges.get() {
+            g.bots_thinking.set(n);
+            g.bots_thinking_peak.set(most);
         }
     }
 

@@ -102,13 +102,15 @@ test('Hidden Front: a practice game against the computer, played to its end as S
   let offered = false;
   const moves = await playUntilOver(page, {
     onMove: async (n) => {
-      if (n !== 1 || offered) return;
+      if (offered) return;
       // A draw offer: the computer does not take it, and it lapses when its turn ends; the
-      // same side may offer again only 10 steps later.
-      const btn = await page.$('[data-testid=offer-draw]:not([disabled])');
-      if (!btn) return;
+      // same side may offer again only 10 steps later. The controls are redrawn with every
+      // update, so click by selector (re-resolved on each try) and try again after the next
+      // move if the button was being replaced the whole time.
+      const clicked = await page.click('[data-testid=offer-draw]:not([disabled])', { timeout: 3000 })
+        .then(() => true, () => false);
+      if (!clicked) return;
       offered = true;
-      await btn.click();
       await page.waitForSelector('[data-testid=draw-wait], [data-testid=result]', { timeout: 30_000 });
       await page.waitForSelector('[data-testid=log] .entry:has-text("和棋提议已失效"), [data-testid=result]', { timeout: 60_000 });
     },

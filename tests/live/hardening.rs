@@ -212,6 +212,48 @@ async fn per_account_limits(backend: Backend) {
     Client::connect(&app, &who).await;
 }
 
+/// Finding 3, the bots: at most `live.bot_threads` bots search at once across the server. Three
+/// practice games whose players surrendered at once leave nine bots playing on; with one thinking
+/// slot they take turns (`siguo_bots_thinking_peak` stays 1) and every game still moves.
+async fn bots_think_within_the_cap(backend: Backend) {
+    let app = support::spawn_app_with(backend, |c| {
+        c.live.bot_threads = 1;
+        c.live.bot_move_delay_ms = 0;
+        c.live.bot_budget_ms = 30;
+    })
+    .await;
+    let mut players = vec![];
+    for _ in 0..3 {
+        let mut p = Client::new(&app, "bt").await;
+        let ack = p.act(json!({"type": "start_practice", "level": "standard"})).await.unwrap();
+        let room = ack["room"].as_str().unwrap().to_string();
+        p.act(json!({"type": "confirm", "room": room})).await.unwrap();
+        players.push((p, room));
+    }
+    for (p, room) in players.iter_mut() {
+        wait_battle(p).await;
+        p.act(json!({"type": "surrender", "room": room})).await.unwrap();
+        p.clear();
+    }
+    // every game goes on: 20 more moves each (or its end)
+    for (p, _) in players.iter_mut() {
+        let mut moves = 0;
+        while moves < 20 {
+            let u = p.next_of("update").await;
+            if u["view"]["status"]["state"] != "ongoing" {
+                break;
+            }
+            moves += 1;
+        }
+    }
+    let m = app.get("/metrics").await.text().await.unwrap();
+    let peak: i64 = m
+        .lines()
+        .find_map(|l| l.strip_prefix("siguo_bots_thinking_peak ")?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no siguo_bots_thinking_peak in\n{m}"));
+    assert_eq!(peak, 1, "bots searching at once, with live.bot_threads = 1");
+}
+
 /// Finding 12: where the server disagreed with its docs: `public.v` of a game in progress, the
 /// host's name in the first `room` message of a room created over HTTP, and an eliminated seat
 /// answering a draw offer.
@@ -254,6 +296,7 @@ async fn server_matches_its_docs(backend: Backend) {
 
 both_backends!(
     server_matches_its_docs,
+    bots_think_within_the_cap,
     per_account_limits,
     private_rooms_by_id,
     sessions_end_with_their_token,

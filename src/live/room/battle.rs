@@ -287,16 +287,18 @@ impl Room {
         // Paced: the bot answers no sooner than the delay after the change that gave it the turn.
         let not_before = tokio::time::Instant::now()
             + std::time::Duration::from_millis(self.live.config().bot_move_delay_ms);
-        let thinkers = self.live.bot_thinkers();
+        let live = self.live.clone();
         tokio::spawn(async move {
             // bots think one per core across the server, first come first served; the turn
             // clock runs while a bot waits (a bot whose turn ends first is skipped like anyone)
-            let Ok(permit) = thinkers.acquire_owned().await else { return };
+            let Ok(permit) = live.bot_thinkers().acquire_owned().await else { return };
+            live.bot_thinking(1);
             let res = tokio::task::spawn_blocking(move || {
                 let mv = super::spawn::bot_choice(&mut bot, &view, &moves);
                 (bot, mv)
             })
             .await;
+            live.bot_thinking(-1);
             drop(permit); // the pacing wait does not hold a thinking slot
             tokio::time::sleep_until(not_before).await;
             if let Ok((bot, mv)) = res {
