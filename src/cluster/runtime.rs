@@ -20,6 +20,7 @@ pub async fn start(live: &Live, config: &ClusterConfig, listen: &str) -> Result<
         .run(move |c| super::register(c, &n, &a))
         .await
         .map_err(|e| format!("cannot register cluster node {node}: {e}"))?;
+    super::rooms::start(live, &lease, config).await?;
     let kept =
         take_back_own(live, &lease).await.map_err(|e| format!("cannot restore games: {e}"))?;
     let claimed = claim_orphans(live, &lease).await;

@@ -154,6 +154,28 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// cluster mode: the rooms people may join from any node, written by the node that runs each
+    /// (src/cluster/rooms.rs)
+    rooms (id) {
+        id -> Text,
+        node_id -> Text,
+        game_id -> Nullable<BigInt>,
+        kind -> Text,
+        variant -> Text,
+        public -> Bool,
+        /// waiting | deploying | battle
+        status -> Text,
+        seats_filled -> Integer,
+        /// SHA-256 (hex) of the upper-case invite code
+        invite_hash -> Nullable<Text>,
+        /// JSON list entry of a public waiting room
+        summary -> Nullable<Text>,
+        created_ms -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(refresh_tokens -> accounts (account_id));
 diesel::joinable!(formations -> accounts (account_id));
 diesel::joinable!(game_players -> games (game_id));
@@ -173,4 +195,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     ladder_point_counts,
     server_settings,
     nodes,
+    rooms,
 );

@@ -49,6 +49,7 @@ pub struct ErrorDetailDoc {
         profiles::get_profile,
         rooms::list_rooms,
         rooms::create_room,
+        rooms::room_node,
         rooms::ws,
         rooms::ws_node,
         games::game,

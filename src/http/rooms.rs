@@ -9,7 +9,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(list_rooms).service(create_room).service(ws).service(ws_node);
+    cfg.service(list_rooms).service(create_room).service(room_node).service(ws).service(ws_node);
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -26,12 +26,30 @@ pub struct CreateRoom {
     pub variant: Option<siguo_rules::Variant>,
 }
 
-/// Open public rooms waiting for players.
+/// Open public rooms waiting for players (in cluster mode: of every node, the same list on each).
 #[utoipa::path(get, path = "/api/rooms", tag = "live", responses(
     (status = 200, description = "`[{room, variant, host, options, seats, spectators}]` oldest first", body = Object)))]
 #[get("/api/rooms")]
-pub async fn list_rooms(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(state.live.open_rooms())
+pub async fn list_rooms(state: web::Data<AppState>) -> AppResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(state.live.listed_rooms().await?))
+}
+
+/// Which node runs a room (a room id, or `g<id>` for a game): its socket goes to `path`
+/// (`/ws/n/{node}`, routed by the load balancer). A single node answers `"local"`.
+#[utoipa::path(get, path = "/api/rooms/{room}/node", tag = "live", responses(
+    (status = 200, description = "`{node, path}`", body = Object),
+    (status = 404, description = "`not_found`: no node runs that room", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/rooms/{room}/node")]
+pub async fn room_node(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> AppResult<HttpResponse> {
+    let room = path.into_inner();
+    if room.len() > 64 {
+        return Err(AppError::NotFound { what: "room" });
+    }
+    let node = state.live.room_node(&room).await?.ok_or(AppError::NotFound { what: "room" })?;
+    Ok(HttpResponse::Ok().json(json!({"node": node, "path": format!("/ws/n/{node}")})))
 }
 
 /// Open a casual room (you become its host); then `join_room` over the WebSocket.

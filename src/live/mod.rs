@@ -16,7 +16,7 @@ use crate::auth::limits::FailureLimiter;
 use crate::db::Db;
 use crate::error::{AppError, AppResult};
 use bytestring::ByteString;
-use protocol::{Ack, ClientId, ErrorCode, ProtoError, RoomSummary, SeatedRoom, ServerMsg};
+use protocol::{Ack, ClientId, ErrorCode, MovedTo, ProtoError, RoomSummary, SeatedRoom, ServerMsg};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use siguo_bots::Level;
@@ -253,6 +253,8 @@ pub(crate) struct Inner {
     gauges: std::sync::OnceLock<LiveGauges>,
     /// this node, in cluster mode (set once at start)
     node: std::sync::OnceLock<crate::cluster::Lease>,
+    /// cluster mode: where this node's rooms are written for the other nodes
+    shared_rooms: std::sync::OnceLock<crate::cluster::rooms::Writer>,
 }
 
 /// The gauges live play moves (see [`crate::metrics::Metrics`]).
@@ -306,6 +308,7 @@ impl Live {
                 thinking: Default::default(),
                 gauges: std::sync::OnceLock::new(),
                 node: std::sync::OnceLock::new(),
+                shared_rooms: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -361,17 +364,68 @@ impl Live {
         Ok(owner.or_else(|| self.room_by_game(id).map(|_| self.node_id().to_string())))
     }
 
-    /// Cluster mode: `moved`, naming the owner, when room `room` (`g<id>`) is a game another
-    /// node plays; else `fallback`.
+    /// Cluster mode: `moved`, naming the owner, when room `room` is played on another node (a
+    /// game `g<id>` by its lease, another room by the shared `rooms` table); else `fallback`.
     pub async fn moved_or(&self, room: &str, fallback: ProtoError) -> ProtoError {
+        if self.lease().is_none() {
+            return fallback;
+        }
         let game = room.strip_prefix('g').and_then(|g| g.parse::<i64>().ok());
-        let (Some(_), Some(game)) = (self.lease(), game) else { return fallback };
-        match self.owner_elsewhere_or_here(game).await {
-            Ok(Some(node)) if node != self.node_id() => ProtoError::new(
-                ErrorCode::Moved,
-                format!("game {game} is played on node {node}: connect to /ws/n/{node}"),
-            ),
-            _ => fallback,
+        let owner = match game {
+            Some(game) => self.owner_elsewhere_or_here(game).await,
+            None => self.shared_room_owner(room).await,
+        };
+        match owner {
+            Ok(Some(node)) if node != self.node_id() => {
+                let room = game.is_none().then(|| room.to_string());
+                ProtoError::moved(MovedTo::new(&node, room, game))
+            }
+            Ok(_) => fallback,
+            Err(e) => e.into(),
+        }
+    }
+
+    /// Cluster mode: the live node that runs room `room` according to the shared table.
+    async fn shared_room_owner(&self, room: &str) -> AppResult<Option<String>> {
+        let Some(l) = self.lease() else { return Ok(None) };
+        let r = room.to_string();
+        self.db().run(move |c| crate::cluster::rooms::owner(c, &r, l.grace_ms)).await
+    }
+
+    /// The node that runs room `room` (a room id, or `g<id>` for a game): this one if it runs it
+    /// here; in cluster mode else the owner the database names; `None` if no node runs it.
+    pub async fn room_node(&self, room: &str) -> AppResult<Option<String>> {
+        if self.room(room).is_some() {
+            return Ok(Some(self.node_id().to_string()));
+        }
+        if self.lease().is_none() {
+            return Ok(None);
+        }
+        match room.strip_prefix('g').and_then(|g| g.parse::<i64>().ok()) {
+            Some(game) => self.owner_elsewhere_or_here(game).await,
+            None => self.shared_room_owner(room).await,
+        }
+    }
+
+    /// Cluster mode: write this node's rooms to the shared table through `writer` (call once, at
+    /// start, before any room is made).
+    pub fn share_rooms(&self, writer: crate::cluster::rooms::Writer) {
+        let _ = self.inner.shared_rooms.set(writer);
+    }
+
+    /// Cluster mode: the writer of the shared `rooms` table (`None` on a single node).
+    pub(crate) fn room_writer(&self) -> Option<&crate::cluster::rooms::Writer> {
+        self.inner.shared_rooms.get()
+    }
+
+    /// The lobby's list of open public rooms: on a single node this node's own; in cluster mode
+    /// those of every live node, from the shared table (so every node shows the same list).
+    pub async fn listed_rooms(&self) -> AppResult<Vec<RoomSummary>> {
+        match (self.lease(), self.room_writer()) {
+            (Some(l), Some(_)) => {
+                self.db().run(move |c| crate::cluster::rooms::listed(c, l.grace_ms)).await
+            }
+            _ => Ok(self.open_rooms()),
         }
     }
 
@@ -475,6 +529,9 @@ impl Live {
         if let Some(g) = game {
             self.inner.games.lock().unwrap().remove(&g);
         }
+        if let Some(w) = self.room_writer() {
+            w.remove(id);
+        }
         self.count_games();
     }
     pub fn room(&self, id: &str) -> Option<room::RoomHandle> {
@@ -484,8 +541,9 @@ impl Live {
         self.inner.invites.lock().unwrap().get(&invite.to_uppercase()).cloned()
     }
     /// Resolve an invite code for `account_id` at `ip`, counting failures: after too many
-    /// (per account or per IP) every look-up is refused with `rate_limited` for a while.
-    pub fn lookup_invite(
+    /// (per account or per IP) every look-up is refused with `rate_limited` for a while. In
+    /// cluster mode a code of a room another node runs is answered `moved` (with the room).
+    pub async fn lookup_invite(
         &self,
         account_id: i64,
         ip: IpAddr,
@@ -497,11 +555,22 @@ impl Live {
         };
         per_account.check(&account_id).map_err(limited)?;
         per_ip.check(&ip).map_err(limited)?;
-        self.room_by_invite(invite).ok_or_else(|| {
-            per_account.fail(&account_id);
-            per_ip.fail(&ip);
-            ProtoError::new(ErrorCode::NotFound, "no room with that invite code")
-        })
+        if let Some(room) = self.room_by_invite(invite) {
+            return Ok(room);
+        }
+        if let (Some(l), Some(_)) = (self.lease(), self.room_writer()) {
+            let code = invite.to_string();
+            let found =
+                self.db().run(move |c| crate::cluster::rooms::by_invite(c, &code, l.grace_ms));
+            if let Some((room, node)) = found.await? {
+                if node != self.node_id() {
+                    return Err(ProtoError::moved(MovedTo::new(&node, Some(room), None)));
+                }
+            }
+        }
+        per_account.fail(&account_id);
+        per_ip.fail(&ip);
+        Err(ProtoError::new(ErrorCode::NotFound, "no room with that invite code"))
     }
     /// Forget old failure counts (housekeeping).
     pub fn prune_limits(&self) {

@@ -315,11 +315,43 @@ pub struct ProtoError {
     pub code: ErrorCode,
     pub message: String,
     pub detail: Option<DeployError>,
+    /// `moved`: where the room is played
+    pub moved: Option<MovedTo>,
 }
 
 impl ProtoError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ProtoError {
-        ProtoError { code, message: message.into(), detail: None }
+        ProtoError { code, message: message.into(), detail: None, moved: None }
+    }
+
+    /// `moved`: the room (or game) is played on `to.node`; connect to `to.path` and join there.
+    pub fn moved(to: MovedTo) -> ProtoError {
+        let what = match (&to.room, to.game) {
+            (Some(r), _) => format!("room {r}"),
+            (None, Some(g)) => format!("game {g}"),
+            (None, None) => "the room".into(),
+        };
+        let message = format!("{what} is played on node {}: connect to {}", to.node, to.path);
+        ProtoError { moved: Some(to), ..ProtoError::new(ErrorCode::Moved, message) }
+    }
+}
+
+/// Where a room is played (cluster mode), in a `moved` error: the node, the WebSocket path the
+/// load balancer routes to it, and the room or game id when the server knows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovedTo {
+    pub node: String,
+    /// `/ws/n/{node}`
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<i64>,
+}
+
+impl MovedTo {
+    pub fn new(node: &str, room: Option<String>, game: Option<i64>) -> MovedTo {
+        MovedTo { node: node.to_string(), path: format!("/ws/n/{node}"), room, game }
     }
 }
 
@@ -331,7 +363,7 @@ impl From<RuleError> for ProtoError {
 
 impl From<DeployError> for ProtoError {
     fn from(e: DeployError) -> Self {
-        ProtoError { code: (&e).into(), message: e.to_string(), detail: Some(e) }
+        ProtoError { code: (&e).into(), message: e.to_string(), detail: Some(e), moved: None }
     }
 }
 
@@ -508,6 +540,7 @@ impl ServerMsg<'_> {
             code: e.code,
             message: e.message.clone(),
             detail: e.detail.clone(),
+            moved: e.moved.clone(),
         })
     }
 
@@ -618,6 +651,9 @@ pub struct ErrorMsg {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<DeployError>,
+    /// `moved`: `node`, `path` and, when known, `room` or `game`
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<MovedTo>,
 }
 
 /// One seat as the `room` and `snapshot` messages show it.

@@ -239,7 +239,8 @@ impl Conn {
                 Ok(())
             }
             ClientMsg::ListRooms {} => {
-                self.tx.send(&ServerMsg::Rooms { id: id.clone(), rooms: self.live.open_rooms() });
+                let rooms = self.live.listed_rooms().await?;
+                self.tx.send(&ServerMsg::Rooms { id: id.clone(), rooms });
                 Ok(())
             }
             ClientMsg::CreateRoom { public, options, variant } => {
@@ -325,7 +326,7 @@ impl Conn {
         let room = match (room, invite, game) {
             (Some(r), _, _) => r,
             (None, Some(i), _) => {
-                self.live.lookup_invite(self.peer.who.account_id, self.peer.ip, &i)?
+                self.live.lookup_invite(self.peer.who.account_id, self.peer.ip, &i).await?
             }
             (None, None, Some(g)) => match self.live.room_by_game(g) {
                 Some(r) => r,
@@ -365,7 +366,9 @@ impl Conn {
     /// A room message: to its room's task.
     async fn forward(&mut self, id: &Option<ClientId>, msg: ClientMsg) -> Result<(), ProtoError> {
         let room = msg.room().unwrap_or_default().to_string();
-        let h = self.live.room(&room).ok_or_else(no_room)?;
+        let Some(h) = self.live.room(&room) else {
+            return Err(self.live.moved_or(&room, no_room()).await);
+        };
         let leaving = matches!(msg, ClientMsg::LeaveRoom { .. });
         let cmd =
             Cmd::Msg { conn: self.tx.clone(), who: self.peer.who.clone(), id: id.clone(), msg };

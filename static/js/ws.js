@@ -1,12 +1,15 @@
-// The live WebSocket connection (docs/protocol.md): one shared socket, automatic reconnection
-// with back-off, action ids with ack/error promises, and typed message listeners.
+// The live WebSocket connection (docs/protocol.md): the shared lobby socket (`/api/ws`), automatic
+// reconnection with back-off, action ids with ack/error promises, and typed message listeners.
+// In cluster mode a room played on another node gets a socket of its own on that node's path
+// (`socketAt('/ws/n/{node}')`, see follow.js); the lobby socket stays.
 import { refresh } from './api.js';
 
 let seq = 0;
 const newId = () => 'c' + Date.now().toString(36) + '-' + (++seq);
 
 class Live {
-  constructor() {
+  constructor(path = '/api/ws') {
+    this.path = path;
     this.ws = null;
     this.open = false;
     this.pending = new Map(); // id -> {resolve, reject, msg}
@@ -22,7 +25,7 @@ class Live {
   connect() {
     this.wanted = true;
     if (this.ws && (this.ws.readyState === 0 || this.ws.readyState === 1)) return;
-    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/ws';
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + this.path;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {
@@ -74,7 +77,7 @@ class Live {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (msg.type === 'ack') p.resolve(msg);
-      else p.reject(Object.assign(new Error(msg.message || msg.code), { code: msg.code, detail: msg.detail, id: msg.id }));
+      else p.reject(Object.assign(new Error(msg.message || msg.code), { code: msg.code, detail: msg.detail, id: msg.id, node: msg.node, path: msg.path, room: msg.room }));
     }
     if (msg.type === 'legal_moves' && msg.id != null && this.pending.has(msg.id)) {
       const p = this.pending.get(msg.id);
@@ -131,3 +134,19 @@ class Live {
 }
 
 export const live = new Live();
+
+const nodeSockets = new Map(); // path -> Live
+
+/** The socket for `path`: the lobby socket for `/api/ws`, else one per node path (kept). */
+export function socketAt(path) {
+  if (path === live.path) return live;
+  if (!nodeSockets.has(path)) nodeSockets.set(path, new Live(path));
+  return nodeSockets.get(path);
+}
+
+/** Close and forget a node's socket (its node is gone, or the room moved again). */
+export function dropSocket(socket) {
+  if (socket === live) return;
+  socket.disconnect();
+  if (nodeSockets.get(socket.path) === socket) nodeSockets.delete(socket.path);
+}

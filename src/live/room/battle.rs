@@ -163,6 +163,7 @@ impl Room {
             self.phase = Phase::Finished(Finished { table: b.table, game: b.game, at: now_ms() });
         }
         self.release_owner();
+        self.share(None);
     }
 
     /// What the ladder needs to know of a game that is over.

@@ -5,7 +5,8 @@
 import { h, clear, toast } from '../dom.js';
 import { t, errorText, errorWithReason, rankName } from '../i18n.js';
 import { api } from '../api.js';
-import { live } from '../ws.js';
+import { live, socketAt, dropSocket } from '../ws.js';
+import { joinFollowing } from '../follow.js';
 import { session } from '../session.js';
 import { navigate, banner } from '../main.js';
 import { formationsDialog, saveFormation } from '../formations.js';
@@ -26,6 +27,10 @@ export async function render(main, { name, args }) {
   const offs = [];
   const key = args[0];
   let st = initialState(name === 'room' ? key : null);
+  // The room's socket: the lobby socket, or in cluster mode the socket of the node that plays the
+  // room (a `moved` answer to join_room is followed, see follow.js).
+  let sock = live;
+  let closed = false;
 
   try { await session.ensure(); } catch (e) { toast(errorText(e), 'error'); }
 
@@ -99,7 +104,7 @@ export async function render(main, { name, args }) {
   // ---------- state → views, effects → world
   let drawnPhase = null;
   function draw() {
-    const now = live.now();
+    const now = sock.now();
     boardView.render(st, now);
     status.render(st, now);
     seats.render(st);
@@ -127,13 +132,13 @@ export async function render(main, { name, args }) {
 
   function run(e) {
     switch (e.type) {
-      case 'send': live.send(e.msg, e.fields).catch(() => {}); break;
+      case 'send': sock.send(e.msg, e.fields).catch(() => {}); break;
       case 'swap':
-        live.sendReliable('swap', { room: st.roomId, seat: e.seat, a: e.a, b: e.b })
+        sock.sendReliable('swap', { room: st.roomId, seat: e.seat, a: e.a, b: e.b })
           .then(() => dispatch({ type: 'ui/swap_done' }), (error) => dispatch({ type: 'ui/swap_failed', error }));
         break;
       case 'move':
-        live.sendReliable('move', { room: st.roomId, from: e.from, to: e.to })
+        sock.sendReliable('move', { room: st.roomId, from: e.from, to: e.to })
           .catch((error) => dispatch({ type: 'ui/move_failed', error, legal: e.legal, v: e.v }));
         break;
       case 'fetch_points': fetchPoints(); break;
@@ -159,7 +164,7 @@ export async function render(main, { name, args }) {
   async function act(type, fields = {}) {
     if (!st.roomId) return;
     try {
-      return await live.sendReliable(type, { room: st.roomId, ...fields });
+      return await sock.sendReliable(type, { room: st.roomId, ...fields });
     } catch (error) {
       dispatch({ type: 'ui/action_failed', error });
       throw error;
@@ -169,7 +174,7 @@ export async function render(main, { name, args }) {
   async function sendChat(text) {
     if (!st.roomId) return false;
     try {
-      await live.send('chat', { room: st.roomId, text, team: st.chatTab === 'team' });
+      await sock.send('chat', { room: st.roomId, text, team: st.chatTab === 'team' });
       return true;
     } catch (error) {
       dispatch({ type: 'ui/action_failed', error });
@@ -178,7 +183,7 @@ export async function render(main, { name, args }) {
   }
 
   async function leaveRoom() {
-    try { await live.send('leave_room', { room: st.roomId }); } catch { /* ignore */ }
+    try { await sock.send('leave_room', { room: st.roomId }); } catch { /* ignore */ }
     navigate('/lobby');
   }
 
@@ -205,45 +210,74 @@ export async function render(main, { name, args }) {
     if (attempt < 5) setTimeout(() => fetchPoints(attempt + 1), 1000);
   }
 
-  // ---------- server messages
-  for (const type of MESSAGES) offs.push(live.on(type, dispatch));
-
-  // Updates one at a time: the moves of one are animated before it is applied.
+  // ---------- server messages (from the room's socket; moved with it)
+  let sockOffs = [];
   let updateChain = Promise.resolve();
-  offs.push(live.on('update', (msg) => {
-    updateChain = updateChain.then(async () => {
-      if (updateFits(st, msg)) {
-        dispatch({ type: 'ui/animating' });
-        await boardView.animate(msg.events);
+  function attach(s) {
+    if (s === sock && sockOffs.length) return;
+    sockOffs.forEach(f => f());
+    sock = s;
+    sockOffs = MESSAGES.map(type => s.on(type, dispatch));
+    // Updates one at a time: the moves of one are animated before it is applied.
+    sockOffs.push(s.on('update', (msg) => {
+      updateChain = updateChain.then(async () => {
+        if (updateFits(st, msg)) {
+          dispatch({ type: 'ui/animating' });
+          await boardView.animate(msg.events);
+        }
+        dispatch(msg);
+      }).catch(e => console.error(e));
+    }));
+    sockOffs.push(s.onStatus(async (status) => {
+      if (status === 'down') {
+        banner(t('reconnecting'));
+        // a node's socket: its node may be gone (or the room moved); ask the lobby again
+        if (s !== live) { dropSocket(s); setTimeout(rejoin, 1000); }
       }
-      dispatch(msg);
-    }).catch(e => console.error(e));
-  }));
+      if (status === 'reconnected' && s === sock) {
+        banner(t('reconnected'), 'ok');
+        await join();
+        resync();
+      }
+    }));
+  }
+  attach(live);
+  offs.push(() => { sockOffs.forEach(f => f()); if (sock !== live) dropSocket(sock); });
 
-  offs.push(live.onStatus(async (s) => {
-    if (s === 'down') banner(t('reconnecting'));
-    if (s === 'reconnected') {
+  /** The room's node socket went down: join again through the lobby, which says where it is. */
+  let rejoins = 0;
+  async function rejoin() {
+    if (closed || (sock === live && live.open)) return;
+    try {
+      await join({ quiet: true });
+      rejoins = 0;
       banner(t('reconnected'), 'ok');
-      await join();
       resync();
+    } catch {
+      if (++rejoins < 30) setTimeout(rejoin, 2000);
     }
-  }));
+  }
 
   function resync() {
     if (!st.roomId) return;
-    live.send('resync', resyncFields(st)).catch(() => {});
+    sock.send('resync', resyncFields(st)).catch(() => {});
   }
 
-  async function join() {
+  async function join({ quiet = false } = {}) {
     dispatch({ type: 'ui/joining', joining: true });
     try {
       let fields;
       if (name === 'join') fields = { invite: key };
       else if (name === 'game') fields = { game: Number(key) };
       else fields = { room: st.roomId };
-      const ack = await live.send('join_room', fields);
+      const { socket, ack } = await joinFollowing(live, socketAt, fields, {
+        onSocket: (s) => { if (s !== sock) { const old = sock; attach(s); if (old !== live) dropSocket(old); } },
+        timeoutMs: 10000,
+      });
+      if (socket !== sock) attach(socket);
       dispatch({ type: 'ui/joined', room: ack.room });
     } catch (e) {
+      if (quiet) throw e;
       clear(main, h('div.panel.empty', h('h2', t('error')), h('p', errorText(e)), h('a.btn', { href: '#/lobby' }, t('back_to_lobby'))));
     } finally { dispatch({ type: 'ui/joining', joining: false }); }
   }
@@ -251,7 +285,7 @@ export async function render(main, { name, args }) {
   // clock ticking
   let lowWarned = null;
   const tick = setInterval(() => {
-    const now = live.now();
+    const now = sock.now();
     if (st.phase === 'battle') boardView.renderPlates(st, now);
     // Low time on our own move: one short sound per turn.
     const rem = remainingMs(st, now);
@@ -270,5 +304,5 @@ export async function render(main, { name, args }) {
   await live.ready();
   await join();
 
-  return () => { offs.forEach(f => f()); banner(''); };
+  return () => { closed = true; offs.forEach(f => f()); banner(''); };
 }

@@ -1,0 +1,3 @@
+DROP INDEX rooms_invite;
+DROP INDEX rooms_node;
+DROP TABLE rooms;
