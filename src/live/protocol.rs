@@ -315,8 +315,8 @@ pub struct ProtoError {
     pub code: ErrorCode,
     pub message: String,
     pub detail: Option<DeployError>,
-    /// `moved`: where the room is played
-    pub moved: Option<MovedTo>,
+    /// `moved`: where the room is played (boxed: errors stay small)
+    pub moved: Option<Box<MovedTo>>,
 }
 
 impl ProtoError {
@@ -332,7 +332,7 @@ impl ProtoError {
             (None, None) => "the room".into(),
         };
         let message = format!("{what} is played on node {}: connect to {}", to.node, to.path);
-        ProtoError { moved: Some(to), ..ProtoError::new(ErrorCode::Moved, message) }
+        ProtoError { moved: Some(Box::new(to)), ..ProtoError::new(ErrorCode::Moved, message) }
     }
 }
 
@@ -540,7 +540,7 @@ impl ServerMsg<'_> {
             code: e.code,
             message: e.message.clone(),
             detail: e.detail.clone(),
-            moved: e.moved.clone(),
+            moved: e.moved.as_deref().cloned(),
         })
     }
 

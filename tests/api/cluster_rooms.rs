@@ -131,10 +131,8 @@ async fn postgres_every_node_shows_one_lobby_and_a_room_is_joined_across_nodes()
         p.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "deploying").await;
         p.act(json!({"type": "confirm", "room": room})).await.unwrap();
     }
-    for p in [&mut pa, &mut pb2] {
-        wait_battle(p).await;
-    }
-    // North moves first
+    wait_battle(&mut pa).await;
+    // North moves first: the update that starts the battle brings Bob his moves
     let turn = pb2
         .wait_for(|m| {
             (m["type"] == "update" || m["type"] == "snapshot")
@@ -208,7 +206,7 @@ async fn a_single_node_keeps_its_own_lobby(backend: Backend) {
     let ack = pa.act(json!({"type": "create_room", "public": false})).await.unwrap();
     let invite = ack["invite"].as_str().unwrap().to_string();
     let list: Value = app.get("/api/rooms").await.json().await.unwrap();
-    assert_eq!(ids(&list), [public.clone()]);
+    assert_eq!(ids(&list), std::slice::from_ref(&public));
     let node: Value = app.get(&format!("/api/rooms/{public}/node")).await.json().await.unwrap();
     assert_eq!(node, json!({"node": "local", "path": "/ws/n/local"}));
     assert_eq!(app.get("/api/rooms/nope1234/node").await.status(), 404);
