@@ -9,14 +9,19 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A `siguo serve` node of a cluster on `db_url`, listening on a free port.
-struct Node {
-    id: &'static str,
-    addr: String,
-    child: Child,
+pub struct Node {
+    pub id: &'static str,
+    pub addr: String,
+    pub child: Child,
 }
 
 impl Node {
-    fn start(id: &'static str, db_url: &str) -> Node {
+    pub fn start(id: &'static str, db_url: &str) -> Node {
+        Node::start_with(id, db_url, &[])
+    }
+
+    /// A node with more settings (`SIGUO_…` variables).
+    pub fn start_with(id: &'static str, db_url: &str, env: &[(&str, &str)]) -> Node {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let addr = format!("127.0.0.1:{port}");
         let mut c = Command::new(env!("CARGO_BIN_EXE_siguo"));
@@ -36,18 +41,19 @@ impl Node {
             .env("SIGUO_CLUSTER_HEARTBEAT_MS", "200")
             .env("SIGUO_CLUSTER_GRACE_MS", "1500")
             .env("SIGUO_LIVE_BOT_MOVE_DELAY_MS", "0")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .spawn()
             .expect("start siguo serve");
         Node { id, addr, child }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
 
     /// Wait until the node answers `/readyz`.
-    async fn ready(&mut self) {
+    pub async fn ready(&mut self) {
         let started = Instant::now();
         loop {
             if let Ok(r) = reqwest::get(self.url("/readyz")).await {
@@ -61,12 +67,12 @@ impl Node {
         }
     }
 
-    async fn connect(&self, who: &(String, i64, String)) -> Client {
+    pub async fn connect(&self, who: &(String, i64, String)) -> Client {
         let url = format!("ws://{}/ws/n/{}?token={}", self.addr, self.id, who.2);
         Client::connect_url(url, who).await
     }
 
-    async fn owner(&self, game: i64) -> Option<String> {
+    pub async fn owner(&self, game: i64) -> Option<String> {
         let r = reqwest::get(self.url(&format!("/api/games/{game}/node"))).await.ok()?;
         let v: Value = r.json().await.ok()?;
         v["node"].as_str().map(str::to_string)

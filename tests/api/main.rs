@@ -9,6 +9,7 @@ mod accounts_rules;
 mod accounts_tokens;
 mod cluster;
 mod cluster_nodes;
+mod cluster_queue;
 mod db_group;
 mod engine;
 mod hardening;
