@@ -91,7 +91,7 @@ impl Ladder {
     async fn tick(&self) {
         let Some(live) = self.starter.get().cloned() else { return };
         if let Some(shared) = self.shared.get() {
-            if let Err(e) = shared.tick(live.online_accounts()).await {
+            if let Err(e) = shared.tick(|| live.online_accounts()).await {
                 tracing::warn!(error = %e, "cluster: queue tick failed");
             }
             return;

@@ -143,7 +143,7 @@ impl SharedQueues {
     pub async fn socket_opened(&self, account_id: i64) -> AppResult<()> {
         let node = self.node.clone();
         self.txn(move |c, _| {
-            stamp(c, &node, &[account_id], false)?;
+            stamp(c, &node, &[account_id], None)?;
             Ok(())
         })
         .await
@@ -163,11 +163,14 @@ impl SharedQueues {
         .await
     }
 
-    /// This node's tick: renew the presence of its sockets' accounts (`online`), then run the
-    /// matcher if no other node runs it now.
-    pub async fn tick(&self, online: Vec<i64>) -> AppResult<bool> {
+    /// This node's tick: renew the presence of its sockets' accounts (`online()` lists them),
+    /// then run the matcher if no other node runs it now.
+    pub async fn tick(&self, online: impl FnOnce() -> Vec<i64>) -> AppResult<bool> {
         let node = self.node.clone();
-        self.txn(move |c, _| Ok(stamp(c, &node, &online, true)?)).await?;
+        // a row written after this instant is a socket opened since the list was taken: kept
+        let listed = now();
+        let online = online();
+        self.txn(move |c, _| Ok(stamp(c, &node, &online, Some(listed))?)).await?;
         self.run_matcher().await
     }
 
@@ -608,9 +611,14 @@ fn open_proposal(c: &mut PgConnection, id: i64, at: NaiveDateTime) -> AppResult<
         .ok_or_else(proposal_not_found)
 }
 
-/// Renew `node`'s presence rows of `accounts`; with `whole`, `accounts` are all the accounts
-/// with a socket on `node`, and its other rows go.
-fn stamp(c: &mut PgConnection, node: &str, accounts: &[i64], whole: bool) -> QueryResult<()> {
+/// Renew `node`'s presence rows of `accounts`. With `listed`, `accounts` are all the accounts
+/// that had a socket on `node` at that instant, and its other rows older than it go.
+fn stamp(
+    c: &mut PgConnection,
+    node: &str,
+    accounts: &[i64],
+    listed: Option<NaiveDateTime>,
+) -> QueryResult<()> {
     let at = now();
     for chunk in accounts.chunks(5000) {
         let rows: Vec<_> = chunk
@@ -626,10 +634,11 @@ fn stamp(c: &mut PgConnection, node: &str, accounts: &[i64], whole: bool) -> Que
             .set(presence::seen_at.eq(at))
             .execute(c)?;
     }
-    if whole {
+    if let Some(listed) = listed {
         diesel::delete(
             presence::table
                 .filter(presence::node_id.eq(node))
+                .filter(presence::seen_at.lt(listed))
                 .filter(presence::account_id.ne_all(accounts)),
         )
         .execute(c)?;

@@ -277,3 +277,40 @@ async fn postgres_a_queued_player_of_a_killed_node_keeps_its_place_by_reconnecti
         (&json!("waiting"), &sx["since"], &json!(1))
     );
 }
+
+/// Declining twice through different nodes earns the decliner a queue cooldown on every node;
+/// the player who accepted is back in the queue each time, without penalty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_repeated_declines_earn_a_cooldown_on_every_node() {
+    let app = spawn_app(Backend::Postgres).await;
+    let ns = nodes(&app, &["na", "nb"]).await;
+    let a = ns[0].connect(&account(&app, "cn").await).await;
+    let b = ns[1].connect(&account(&app, "cn").await).await;
+    let mut cs = vec![a, b];
+    let since =
+        queue(&ns[0], &cs[0], reqwest::Method::POST, "ranked_dual", 91).await["since"].clone();
+    for round in 0..2 {
+        queue(&ns[round], &cs[1], reqwest::Method::POST, "ranked_dual", 92).await;
+        answer(&mut cs, Some(1)).await;
+        let m = cs[0].next_of("match_cancelled").await;
+        assert_eq!(m["requeued"], true, "{m}");
+        let st = status(&ns[1], &cs[0]).await;
+        assert_eq!((&st["state"], &st["since"]), (&json!("waiting"), &since));
+    }
+    for n in &ns {
+        let r = reqwest::Client::builder()
+            .local_address(IpAddr::from([127, 0, 0, 92]))
+            .build()
+            .unwrap()
+            .post(n.url("/api/queue/ranked_dual"))
+            .bearer_auth(&cs[1].token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 429);
+        assert!(r.headers().get("retry-after").is_some());
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "queue_cooldown", "{body}");
+    }
+    assert_eq!(status(&ns[0], &cs[1]).await["state"], "idle");
+}
