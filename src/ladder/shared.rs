@@ -70,9 +70,7 @@ struct EntryRow {
     volatility: f64,
     since: NaiveDateTime,
     offline_since: Option<NaiveDateTime>,
-    #[allow(dead_code)]
     proposal_id: Option<i64>,
-    #[allow(dead_code)]
     accepted: bool,
 }
 
