@@ -2,88 +2,21 @@
 //! owner of a game is killed (SIGKILL) and the other node takes the game over with every
 //! acknowledged move; a node that lost a game's lease cannot write to it; cluster mode refuses
 //! SQLite.
+use crate::support::cluster::Node;
 use crate::support::live::{account, pick_move, wait_battle, Client};
 use crate::support::{spawn_app, spawn_app_with, Backend};
 use serde_json::{json, Value};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A `siguo serve` node of a cluster on `db_url`, listening on a free port.
-pub struct Node {
-    pub id: &'static str,
-    pub addr: String,
-    pub child: Child,
+fn node(id: &'static str, db_url: &str) -> Node {
+    Node::start(Path::new(env!("CARGO_BIN_EXE_siguo")), id, db_url, &[])
 }
 
-impl Node {
-    pub fn start(id: &'static str, db_url: &str) -> Node {
-        Node::start_with(id, db_url, &[])
-    }
-
-    /// A node with more settings (`SIGUO_…` variables).
-    pub fn start_with(id: &'static str, db_url: &str, env: &[(&str, &str)]) -> Node {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let addr = format!("127.0.0.1:{port}");
-        let mut c = Command::new(env!("CARGO_BIN_EXE_siguo"));
-        for (k, _) in std::env::vars() {
-            if k.starts_with("SIGUO_") {
-                c.env_remove(k);
-            }
-        }
-        let child = c
-            .arg("serve")
-            .env("SIGUO_LOG_LEVEL", "warn")
-            .env("SIGUO_DATABASE_URL", db_url)
-            .env("SIGUO_SERVER_LISTEN", &addr)
-            .env("SIGUO_SERVER_WORKERS", "1")
-            .env("SIGUO_CLUSTER_ENABLED", "true")
-            .env("SIGUO_CLUSTER_NODE_ID", id)
-            .env("SIGUO_CLUSTER_HEARTBEAT_MS", "200")
-            .env("SIGUO_CLUSTER_GRACE_MS", "1500")
-            .env("SIGUO_LIVE_BOT_MOVE_DELAY_MS", "0")
-            .envs(env.iter().copied())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("start siguo serve");
-        Node { id, addr, child }
-    }
-
-    pub fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    /// Wait until the node answers `/readyz`.
-    pub async fn ready(&mut self) {
-        let started = Instant::now();
-        loop {
-            if let Ok(r) = reqwest::get(self.url("/readyz")).await {
-                if r.status() == 200 {
-                    return;
-                }
-            }
-            assert!(self.child.try_wait().unwrap().is_none(), "node {} exited", self.id);
-            assert!(started.elapsed() < Duration::from_secs(60), "node {} never ready", self.id);
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    pub async fn connect(&self, who: &(String, i64, String)) -> Client {
-        let url = format!("ws://{}/ws/n/{}?token={}", self.addr, self.id, who.2);
-        Client::connect_url(url, who).await
-    }
-
-    pub async fn owner(&self, game: i64) -> Option<String> {
-        let r = reqwest::get(self.url(&format!("/api/games/{game}/node"))).await.ok()?;
-        let v: Value = r.json().await.ok()?;
-        v["node"].as_str().map(str::to_string)
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A player's socket on node `n` (`/ws/n/{id}`).
+async fn connect(n: &Node, who: &(String, i64, String)) -> Client {
+    Client::connect_url(format!("ws://{}/ws/n/{}?token={}", n.addr, n.id, who.2), who).await
 }
 
 /// Wait for my turn after version `after`; returns that update (or snapshot).
@@ -112,12 +45,12 @@ async fn play(c: &mut Client, room: &str, after: u64, k: usize) -> (String, Stri
 async fn postgres_a_killed_node_s_game_goes_on_on_another_node() {
     let app = spawn_app(Backend::Postgres).await;
     let who = account(&app, "cl").await;
-    let mut a = Node::start("a", &app.db_url);
-    let mut b = Node::start("b", &app.db_url);
+    let mut a = node("a", &app.db_url);
+    let mut b = node("b", &app.db_url);
     a.ready().await;
     b.ready().await;
 
-    let mut p = a.connect(&who).await;
+    let mut p = connect(&a, &who).await;
     p.seats.insert('S');
     let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
     let (room, game) = (ack["room"].as_str().unwrap().to_string(), ack["game"].as_i64().unwrap());
@@ -144,7 +77,7 @@ async fn postgres_a_killed_node_s_game_goes_on_on_another_node() {
     // a socket for another node is refused
     let wrong = reqwest::get(b.url("/ws/n/a")).await.unwrap();
     assert_eq!(wrong.status(), 409);
-    let mut p = b.connect(&who).await;
+    let mut p = connect(&b, &who).await;
     p.seats.insert('S');
     p.act(json!({"type": "join_room", "game": game, "v": v})).await.unwrap();
     let g: Value =

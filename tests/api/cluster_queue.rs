@@ -4,13 +4,14 @@
 //! the game and its owner node from `match_found` and plays it through `/ws/n/{node}`; a queued
 //! player whose node dies keeps its place by reconnecting to another node within the grace, and
 //! loses it otherwise.
-use super::cluster_nodes::Node;
+use crate::support::cluster::Node;
 use crate::support::live::{account, pick_move, wait_battle, Client};
 use crate::support::{spawn_app, Backend, TestApp};
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use siguo::db::schema::{games, queue_entries};
 use std::net::IpAddr;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Quick matcher ticks; the rest as configured by default.
@@ -18,12 +19,18 @@ const QUEUE_ENV: [(&str, &str); 2] =
     [("SIGUO_LADDER_TICK_MS", "200"), ("SIGUO_LADDER_QUEUE_DISCONNECT_GRACE_MS", "3000")];
 
 async fn nodes(app: &TestApp, ids: &[&'static str]) -> Vec<Node> {
+    let bin = Path::new(env!("CARGO_BIN_EXE_siguo"));
     let mut ns: Vec<Node> =
-        ids.iter().map(|id| Node::start_with(id, &app.db_url, &QUEUE_ENV)).collect();
+        ids.iter().map(|id| Node::start(bin, id, &app.db_url, &QUEUE_ENV)).collect();
     for n in ns.iter_mut() {
         n.ready().await;
     }
     ns
+}
+
+/// `who`'s lobby socket on node `n` (`/ws/n/{id}`).
+async fn lobby(n: &Node, who: &(String, i64, String)) -> Client {
+    Client::connect_url(format!("ws://{}/ws/n/{}?token={}", n.addr, n.id, who.2), who).await
 }
 
 /// A queue request for `c` to `node`, from loopback address `ip` (the same-IP rule stays on).
@@ -115,7 +122,7 @@ async fn enter(ns: &[Node], cs: &mut [Client], kind: &str) -> (String, i64, Stri
     let mut players = vec![];
     for (c, seats) in cs.iter().zip(seats) {
         let who = (c.name.clone(), c.account_id, c.token.clone());
-        let mut p = node.connect(&who).await;
+        let mut p = lobby(node, &who).await;
         p.seats = seats.iter().map(|s| s.as_str().unwrap().chars().next().unwrap()).collect();
         p.act(json!({"type": "join_room", "room": room})).await.expect("join the ranked room");
         let snap = p.wait_for(|m| m["type"] == "snapshot").await;
@@ -153,7 +160,7 @@ async fn postgres_four_players_on_three_nodes_decline_then_play_one_ranked_game(
     let mut cs = vec![];
     for i in 0..4 {
         let who = account(&app, "cq").await;
-        cs.push(ns[i % 3].connect(&who).await);
+        cs.push(lobby(&ns[i % 3], &who).await);
     }
     let mut since = vec![];
     for (i, c) in cs.iter().enumerate() {
@@ -202,7 +209,7 @@ async fn postgres_ranked_dual_on_two_nodes() {
     let ns = nodes(&app, &["da", "db"]).await;
     let mut cs = vec![];
     for (i, n) in ns.iter().enumerate() {
-        let c = n.connect(&account(&app, "cd").await).await;
+        let c = lobby(n, &account(&app, "cd").await).await;
         queue(&ns[1 - i], &c, reqwest::Method::POST, "ranked_dual", 70 + i as u8).await;
         cs.push(c);
     }
@@ -254,19 +261,18 @@ async fn postgres_a_queued_player_of_a_killed_node_keeps_its_place_by_reconnecti
     let app = spawn_app(Backend::Postgres).await;
     let mut ns = nodes(&app, &["ka", "kb"]).await;
     let (x, y) = (account(&app, "ck").await, account(&app, "ck").await);
-    let cx = ns[0].connect(&x).await;
-    let cy = ns[0].connect(&y).await;
+    let cx = lobby(&ns[0], &x).await;
+    let cy = lobby(&ns[0], &y).await;
     let sx = queue(&ns[1], &cx, reqwest::Method::POST, "ranked", 81).await;
     queue(&ns[1], &cy, reqwest::Method::POST, "ranked", 82).await;
     let (_, x_since) = entry(&app, x.1).await.expect("x waits");
     assert!(entry(&app, y.1).await.is_some_and(|e| e.0.is_none()), "y waits, connected");
 
-    ns[0].child.kill().unwrap(); // SIGKILL
-    ns[0].child.wait().unwrap();
+    ns[0].kill9(); // SIGKILL
     drop((cx, cy));
     // x's entry is seen offline (its node stopped renewing its presence), then x reconnects
     until_entry(&app, x.1, |e| e.is_some_and(|e| e.0.is_some())).await;
-    let cx = ns[1].connect(&x).await;
+    let cx = lobby(&ns[1], &x).await;
     let e = until_entry(&app, x.1, |e| e.is_none_or(|e| e.0.is_none())).await;
     assert_eq!(e.map(|e| e.1), Some(x_since), "x kept its place");
     // y never came back: dropped after the grace
@@ -284,8 +290,8 @@ async fn postgres_a_queued_player_of_a_killed_node_keeps_its_place_by_reconnecti
 async fn postgres_repeated_declines_earn_a_cooldown_on_every_node() {
     let app = spawn_app(Backend::Postgres).await;
     let ns = nodes(&app, &["na", "nb"]).await;
-    let a = ns[0].connect(&account(&app, "cn").await).await;
-    let b = ns[1].connect(&account(&app, "cn").await).await;
+    let a = lobby(&ns[0], &account(&app, "cn").await).await;
+    let b = lobby(&ns[1], &account(&app, "cn").await).await;
     let mut cs = vec![a, b];
     let since =
         queue(&ns[0], &cs[0], reqwest::Method::POST, "ranked_dual", 91).await["since"].clone();

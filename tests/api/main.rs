@@ -8,6 +8,7 @@ mod accounts;
 mod accounts_rules;
 mod accounts_tokens;
 mod cluster;
+mod cluster_haproxy;
 mod cluster_nodes;
 mod cluster_queue;
 mod db_group;

@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use siguo;
 
+pub mod cluster;
 pub mod ladder;
 pub mod live;
 

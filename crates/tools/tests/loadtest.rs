@@ -1,9 +1,13 @@
 //! `siguo-tools loadtest` against a real server (port 0, SQLite and Postgres): a short run with
 //! two games must play moves with nothing lost or duplicated, no error, and every game's move list
 //! equal to the server's record. (No timing is asserted; figures go to docs/performance.md.)
+#[path = "../../../tests/support/cluster.rs"]
+mod cluster;
 mod support;
 
+use cluster::{Haproxy, Node};
 use serde_json::Value;
+use std::path::{Path, PathBuf};
 use support::Backend;
 
 /// Run `siguo-tools loadtest --json --progress 0 --target <target> <args>`: (exit status, the
@@ -153,4 +157,64 @@ async fn an_unreachable_server_fails_the_run() {
     assert_eq!(r["error_codes"]["connect"], 2, "{ctx}");
     assert_eq!(r["games_started"], 0, "{ctx}");
     assert_eq!(code, 1, "{ctx}");
+}
+
+/// The `siguo` server binary beside this crate's `siguo-tools` (`cargo test --workspace` builds
+/// both); built here if it is missing.
+fn siguo_binary() -> PathBuf {
+    let tools = Path::new(env!("CARGO_BIN_EXE_siguo-tools"));
+    let bin = tools.with_file_name("siguo");
+    if !bin.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut c = std::process::Command::new(cargo);
+        c.args(["build", "-p", "siguo", "--bin", "siguo"]);
+        if tools.parent().is_some_and(|d| d.ends_with("release")) {
+            c.arg("--release");
+        }
+        assert!(c.status().expect("cargo build").success(), "cannot build the siguo binary");
+    }
+    bin
+}
+
+/// Cluster mode: three nodes on one PostgreSQL behind HAProxy (deploy/haproxy.cfg); three tables
+/// through the load balancer, one on each node's `/ws/n/{node}`: nothing lost or duplicated, the
+/// records match, and each node's process is measured.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_three_nodes_behind_haproxy() {
+    let app = support::spawn_app(Backend::Postgres).await; // creates and migrates the database
+    let bin = siguo_binary();
+    let env =
+        [("SIGUO_LIMITS_GUEST_PER_IP", "100000"), ("SIGUO_LIVE_MAX_SOCKETS_PER_IP", "100000")];
+    let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(&bin, id, &app.db_url, &env));
+    for n in nodes.iter_mut() {
+        n.ready().await;
+    }
+    let lb = Haproxy::start(&[&nodes[0], &nodes[1], &nodes[2]]).await;
+    let list: Vec<String> = nodes.iter().map(|n| format!("{}={}", n.id, n.addr)).collect();
+    let list = list.join(",");
+    let mut args = vec!["--games", "3", "--move-rate", "4", "--duration", "4", "--ramp-up", "1"];
+    args.extend(["--nodes", list.as_str()]);
+    let (code, r, stderr) = run_loadtest(&lb.addr, &args).await;
+    let ctx = format!("{r:#}\n{stderr}");
+    for k in ["errors", "lost", "duplicated", "setups_failed"] {
+        assert_eq!(r[k], 0, "{k}\n{ctx}");
+    }
+    let check = &r["record_check"];
+    assert!(check["games_checked"].as_u64().unwrap() >= 3, "{ctx}");
+    assert_eq!(check["games_checked"], check["games_matching"], "{ctx}");
+    let reported = r["nodes"].as_array().expect("a report per node");
+    assert_eq!(reported.len(), 3, "{ctx}");
+    let mut total = 0;
+    for (rep, node) in reported.iter().zip(&nodes) {
+        assert_eq!(rep["node"], node.id, "{ctx}");
+        assert_eq!(rep["tables"], 1, "{ctx}");
+        // each node's own process was found by its port and measured
+        assert_eq!(rep["pid"].as_u64(), Some(node.child.id() as u64), "{ctx}");
+        assert!(rep["server"].is_object(), "{ctx}");
+        let moves = rep["moves_in_window"].as_u64().unwrap();
+        assert!(moves > 0, "node {} played no move\n{ctx}", node.id);
+        total += moves;
+    }
+    assert_eq!(total, r["latency_all_seats"]["count"].as_u64().unwrap(), "{ctx}");
+    assert_eq!(code, 0, "{ctx}");
 }

@@ -3,15 +3,16 @@
 //! with the server's record.
 use super::histogram::Histogram;
 use super::http::Api;
-use super::monitor::{Monitor, Sample};
+use super::monitor::ServerUsage;
+use super::monitor::{self, Monitor, Sample};
 use super::play::run_table;
-use super::report::{GamesReport, Held, LoginBurst, RecordCheck, Report, Target};
+use super::report::{GamesReport, Held, LoginBurst, NodeReport, RecordCheck, Report, Target};
 use super::stats::{bump, get, Stats, Window};
 use super::table::PlayedGame;
-use super::LoadtestArgs;
+use super::{parse_nodes, LoadtestArgs, NodeTarget};
 use rand::Rng;
 use std::net::SocketAddr;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
@@ -27,6 +28,25 @@ pub struct Ctx {
     pub window: Window,
     /// connection set-ups in flight at once
     pub setup: Semaphore,
+    /// cluster mode (`--nodes`): the nodes, and the moves completed in the window on each
+    pub nodes: Vec<NodeTarget>,
+    pub node_moves: Vec<AtomicU64>,
+}
+
+impl Ctx {
+    /// Where table `gi`'s sockets connect: `/api/ws`, or in cluster mode `/ws/n/{node}` of
+    /// node `gi` mod N (the room a table creates is then owned by that node).
+    pub fn ws_path(&self, gi: usize) -> String {
+        match self.node_of(gi) {
+            Some(n) => format!("/ws/n/{}", self.nodes[n].name),
+            None => "/api/ws".to_string(),
+        }
+    }
+
+    /// The index of table `gi`'s node in cluster mode.
+    pub fn node_of(&self, gi: usize) -> Option<usize> {
+        (!self.nodes.is_empty()).then(|| gi % self.nodes.len())
+    }
 }
 
 /// Everything ends at most this long after the window.
@@ -54,6 +74,7 @@ pub async fn run(
         Some(_) => start + Duration::from_secs_f64(burst_len),
         None => end,
     };
+    let nodes = parse_nodes(&args.nodes)?;
     let ctx = Arc::new(Ctx {
         args: args.clone(),
         api,
@@ -61,8 +82,18 @@ pub async fn run(
         stats: Stats::default(),
         window: Window { start, end, burst },
         setup: Semaphore::new(args.connect_concurrency),
+        node_moves: nodes.iter().map(|_| AtomicU64::new(0)).collect(),
+        nodes,
     });
     let monitor = Monitor::start(pid);
+    let node_monitors: Vec<(Option<u32>, Monitor)> = ctx
+        .nodes
+        .iter()
+        .map(|n| {
+            let pid = monitor::pid_listening_on(n.addr.port());
+            (pid, Monitor::start(pid))
+        })
+        .collect();
     let before = monitor.now();
     progress(&ctx, t0);
     let tables = start_tables(&ctx, t0);
@@ -76,8 +107,19 @@ pub async fn run(
     }
     let after = monitor.now();
     let record_check = verify_records(&ctx, played).await;
-    let run = Run { ctx: &ctx, monitor: &monitor, pid, before, after };
+    let run =
+        Run { ctx: &ctx, monitor: &monitor, node_monitors: &node_monitors, pid, before, after };
     Ok(Report::Games(Box::new(run.report(held, record_check))))
+}
+
+/// A process's CPU time per completed move over the window, milliseconds (CPU % × window ÷ moves).
+fn cpu_ms_per_move(server: &Option<ServerUsage>, duration_s: u64, moves: u64) -> Option<f64> {
+    let s = server.as_ref()?;
+    if moves == 0 {
+        return None;
+    }
+    let ms = s.server_cpu_percent / 100.0 * duration_s as f64 * 1000.0 / moves as f64;
+    Some((ms * 1000.0).round() / 1000.0)
 }
 
 fn account_count(rate: f64, burst_len: f64) -> usize {
@@ -264,6 +306,7 @@ fn progress(ctx: &Arc<Ctx>, t0: Instant) {
 struct Run<'a> {
     ctx: &'a Ctx,
     monitor: &'a Monitor,
+    node_monitors: &'a [(Option<u32>, Monitor)],
     pid: Option<u32>,
     before: Option<Sample>,
     after: Option<Sample>,
@@ -275,6 +318,8 @@ impl Run<'_> {
         let login_burst = args.login_burst.map(|rate| self.login_burst(rate));
         let l = s.lat.lock().unwrap();
         let per_s = get(&s.moves_in_window) as f64 / args.duration as f64;
+        let server = self.monitor.window(w.start, w.end);
+        let nodes = self.nodes();
         GamesReport {
             target: Target { target: self.ctx.addr.to_string(), server_pid: self.pid },
             games: args.games,
@@ -296,11 +341,42 @@ impl Run<'_> {
             held_at_window_end: held.get(1).copied(),
             failures: s.failures(),
             record_check,
-            server: self.monitor.window(w.start, w.end),
+            server_cpu_ms_per_move: cpu_ms_per_move(
+                &server,
+                args.duration,
+                get(&s.moves_in_window),
+            ),
+            server,
+            nodes,
             server_rss_before_mib: self.before.map(|b| b.rss_mib()),
             server_rss_after_mib: self.after.map(|b| b.rss_mib()),
             login_burst,
         }
+    }
+
+    /// Cluster mode: each node's tables, moves, CPU and memory over the window.
+    fn nodes(&self) -> Vec<NodeReport> {
+        let (args, w) = (&self.ctx.args, self.ctx.window);
+        let k = self.ctx.nodes.len();
+        self.ctx
+            .nodes
+            .iter()
+            .zip(self.node_monitors)
+            .enumerate()
+            .map(|(i, (n, (pid, m)))| {
+                let moves = get(&self.ctx.node_moves[i]);
+                let server = m.window(w.start, w.end);
+                NodeReport {
+                    node: n.name.clone(),
+                    addr: n.addr.to_string(),
+                    pid: *pid,
+                    tables: (0..args.games).filter(|gi| gi % k == i).count(),
+                    moves_in_window: moves,
+                    cpu_ms_per_move: cpu_ms_per_move(&server, args.duration, moves),
+                    server,
+                }
+            })
+            .collect()
     }
 
     fn login_burst(&self, rate: f64) -> LoginBurst {

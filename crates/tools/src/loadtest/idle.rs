@@ -144,7 +144,7 @@ fn start_holders(
 async fn hold_socket(shared: &Shared, token: &str) {
     let connected = {
         let _permit = shared.connects.acquire().await;
-        ws::connect(shared.addr, token).await
+        ws::connect(shared.addr, "/api/ws", token).await
     };
     let ws = match connected {
         Ok(ws) => ws,

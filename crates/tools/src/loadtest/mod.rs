@@ -77,6 +77,41 @@ pub struct LoadtestArgs {
     /// Print a progress line every this many seconds to stderr (0: never)
     #[arg(long, default_value_t = 5)]
     pub progress: u64,
+    /// Cluster mode: the nodes behind the target (a load balancer), as `name=host:port`, comma
+    /// separated. Table i's four sockets connect through the target to `/ws/n/{name}` of node
+    /// i mod N, as the sockets of a room owned by that node do; each node's address finds its
+    /// process for the per-node CPU figures.
+    #[arg(long, value_delimiter = ',')]
+    pub nodes: Vec<String>,
+}
+
+/// One node of `--nodes`.
+#[derive(Debug, Clone)]
+pub struct NodeTarget {
+    pub name: String,
+    pub addr: SocketAddr,
+}
+
+/// Parse `--nodes`: `name=host:port`, names as the server accepts them for `cluster.node_id`
+/// (1–32 ASCII letters, digits, `-`, `_`), loopback addresses only.
+pub fn parse_nodes(nodes: &[String]) -> Result<Vec<NodeTarget>, String> {
+    let mut out: Vec<NodeTarget> = vec![];
+    for n in nodes {
+        let (name, addr) =
+            n.split_once('=').ok_or_else(|| format!("--nodes {n}: expected name=host:port"))?;
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if name.is_empty() || name.len() > 32 || !name.chars().all(plain) {
+            return Err(format!(
+                "--nodes {n}: a node name is 1 to 32 ASCII letters, digits, '-' or '_'"
+            ));
+        }
+        if out.iter().any(|o| o.name == name) {
+            return Err(format!("--nodes: node {name} named twice"));
+        }
+        let addr = loopback_target(addr).map_err(|e| e.replace("--target", "--nodes"))?;
+        out.push(NodeTarget { name: name.to_string(), addr });
+    }
+    Ok(out)
 }
 
 /// Run the load test; returns the process exit status.
@@ -141,6 +176,10 @@ fn check_args(a: &LoadtestArgs) -> Result<SocketAddr, String> {
     if a.connect_concurrency == 0 || a.connect_concurrency > 1024 {
         return Err("--connect-concurrency must be 1..=1024".into());
     }
+    if !a.nodes.is_empty() && a.idle.is_some() {
+        return Err("--nodes is for games mode (idle sockets stay on the node they land on)".into());
+    }
+    parse_nodes(&a.nodes)?;
     Ok(addr)
 }
 
@@ -176,6 +215,7 @@ mod tests {
             json: false,
             connect_concurrency: 4,
             progress: 0,
+            nodes: vec![],
         };
         assert!(check_args(&a).is_ok());
         a.target = "[::1]:80".into();
@@ -188,5 +228,19 @@ mod tests {
         a.games = 1;
         a.login_burst = Some(0.0);
         assert!(check_args(&a).unwrap_err().contains("--login-burst"));
+        a.login_burst = None;
+        a.nodes = vec!["n1=127.0.0.1:8081".into(), "n2=127.0.0.1:8082".into()];
+        assert!(check_args(&a).is_ok());
+        let nodes = parse_nodes(&a.nodes).unwrap();
+        assert_eq!((nodes[1].name.as_str(), nodes[1].addr.port()), ("n2", 8082));
+        for bad in ["n1", "n 1=127.0.0.1:1", "n1=8.8.8.8:80", "=127.0.0.1:1"] {
+            a.nodes = vec![bad.into()];
+            assert!(check_args(&a).unwrap_err().contains("--nodes"), "{bad}");
+        }
+        a.nodes = vec!["a=127.0.0.1:1".into(), "a=127.0.0.1:2".into()];
+        assert!(check_args(&a).unwrap_err().contains("twice"));
+        a.nodes = vec!["a=127.0.0.1:1".into()];
+        a.idle = Some(10);
+        assert!(check_args(&a).unwrap_err().contains("--nodes"));
     }
 }

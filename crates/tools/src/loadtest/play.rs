@@ -35,7 +35,7 @@ struct Driver {
 /// One table: four guests, games one after another until the window ends. Returns the games it
 /// played for the record check.
 pub async fn run_table(ctx: Arc<Ctx>, gi: usize) -> Vec<PlayedGame> {
-    let (sinks, rx) = match connect_four(&ctx).await {
+    let (sinks, rx) = match connect_four(&ctx, gi).await {
         Ok(c) => c,
         Err(e) => {
             bump(&ctx.stats.setups_failed);
@@ -60,12 +60,13 @@ pub async fn run_table(ctx: Arc<Ctx>, gi: usize) -> Vec<PlayedGame> {
 /// once); their messages arrive on one channel.
 async fn connect_four(
     ctx: &Ctx,
+    gi: usize,
 ) -> Result<(Vec<WsSink>, mpsc::UnboundedReceiver<Incoming>), String> {
     let _permit = ctx.setup.acquire().await;
     let (tx, rx) = mpsc::unbounded_channel();
     let mut sinks = vec![];
     for p in 0..4 {
-        let ws = match connect_guest(ctx).await {
+        let ws = match connect_guest(ctx, gi).await {
             Ok(ws) => ws,
             Err(e) => {
                 for mut sink in sinks {
@@ -83,9 +84,9 @@ async fn connect_four(
     Ok((sinks, rx))
 }
 
-async fn connect_guest(ctx: &Ctx) -> Result<ws::Ws, String> {
+async fn connect_guest(ctx: &Ctx, gi: usize) -> Result<ws::Ws, String> {
     let token = ctx.api.guest_token().await?;
-    ws::connect(ctx.addr, &token).await
+    ws::connect(ctx.addr, &ctx.ws_path(gi), &token).await
 }
 
 impl Driver {

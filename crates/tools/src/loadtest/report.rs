@@ -62,10 +62,28 @@ pub struct GamesReport {
     pub failures: Failures,
     pub record_check: RecordCheck,
     pub server: Option<ServerUsage>,
+    /// the server's CPU time per completed move of the window, milliseconds
+    pub server_cpu_ms_per_move: Option<f64>,
     pub server_rss_before_mib: Option<f64>,
     pub server_rss_after_mib: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub login_burst: Option<LoginBurst>,
+    /// cluster mode (`--nodes`): each node's share
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<NodeReport>,
+}
+
+/// One node of a cluster run: its tables, the moves completed on them in the window, and its
+/// process's CPU and memory over the window.
+#[derive(Serialize, Debug)]
+pub struct NodeReport {
+    pub node: String,
+    pub addr: String,
+    pub pid: Option<u32>,
+    pub tables: usize,
+    pub moves_in_window: u64,
+    pub server: Option<ServerUsage>,
+    pub cpu_ms_per_move: Option<f64>,
 }
 
 /// Games in play and sockets open at one instant.
@@ -192,11 +210,24 @@ fn print_games(r: &GamesReport) {
     }
     println!("record check: {}", j(&r.record_check));
     println!(
-        "server: {}  (RSS before {} MiB, after {} MiB)",
+        "server: {}  (RSS before {} MiB, after {} MiB; CPU {} ms a move)",
         j(&r.server),
         j(&r.server_rss_before_mib),
-        j(&r.server_rss_after_mib)
+        j(&r.server_rss_after_mib),
+        j(&r.server_cpu_ms_per_move)
     );
+    for n in &r.nodes {
+        println!(
+            "node {} ({}, pid {}): {} tables, {} moves in the window, CPU {} ms a move, {}",
+            n.node,
+            n.addr,
+            j(&n.pid),
+            n.tables,
+            n.moves_in_window,
+            j(&n.cpu_ms_per_move),
+            j(&n.server)
+        );
+    }
 }
 
 fn print_idle(r: &IdleReport) {

@@ -422,6 +422,9 @@ impl Table {
         let window = self.ctx.window;
         if window.contains(pm.sent) {
             bump(&stats.moves_in_window);
+            if let Some(n) = self.ctx.node_of(self.gi) {
+                bump(&self.ctx.node_moves[n]);
+            }
             let micros = last.duration_since(pm.sent).as_micros() as u64;
             stats.lat.lock().unwrap().record_move(&window, pm.sent, micros);
         }

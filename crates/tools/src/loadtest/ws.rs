@@ -16,17 +16,18 @@ pub type WsSink = SplitSink<Ws, Message>;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Open `ws://addr/api/ws` authenticated by `Authorization: Bearer <token>`.
-pub async fn connect(addr: SocketAddr, token: &str) -> Result<Ws, String> {
-    tokio::time::timeout(CONNECT_TIMEOUT, handshake(addr, token))
+/// Open `ws://addr{path}` (`/api/ws`, or `/ws/n/{node}` in a cluster) authenticated by
+/// `Authorization: Bearer <token>`.
+pub async fn connect(addr: SocketAddr, path: &str, token: &str) -> Result<Ws, String> {
+    tokio::time::timeout(CONNECT_TIMEOUT, handshake(addr, path, token))
         .await
         .map_err(|_| "ws connect: no answer in 60 s".to_string())?
 }
 
-async fn handshake(addr: SocketAddr, token: &str) -> Result<Ws, String> {
+async fn handshake(addr: SocketAddr, path: &str, token: &str) -> Result<Ws, String> {
     let stream = TcpStream::connect(addr).await.map_err(|e| format!("ws connect: {e}"))?;
     stream.set_nodelay(true).map_err(|e| e.to_string())?;
-    let mut req = format!("ws://{addr}/api/ws").into_client_request().map_err(|e| e.to_string())?;
+    let mut req = format!("ws://{addr}{path}").into_client_request().map_err(|e| e.to_string())?;
     let bearer = format!("Bearer {token}").parse().map_err(|_| "bad token".to_string())?;
     req.headers_mut().insert("Authorization", bearer);
     match tokio_tungstenite::client_async(req, stream).await {

@@ -38,6 +38,8 @@ macro_rules! both_backends {
 /// A running server; stopped and its database removed when dropped.
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// its database (e.g. for cluster nodes started beside it)
+    pub db_url: String,
     _running: RunningApp,
     _db: TestDb,
 }
@@ -52,7 +54,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     let running = siguo::app::start(test_config(&db_url))
         .await
         .unwrap_or_else(|e| panic!("server failed to start: {e}"));
-    TestApp { addr: running.addr, _running: running, _db: db }
+    TestApp { addr: running.addr, db_url, _running: running, _db: db }
 }
 
 /// Embedded defaults, port 0, the given database, 2 workers, generous guest and registration

@@ -1,0 +1,188 @@
+//! Three `siguo serve` nodes on one PostgreSQL behind a real HAProxy running the shipped
+//! deploy/haproxy.cfg. Four players meet in a casual room through the load balancer, play, and
+//! the node that owns their game is killed with SIGKILL in the middle of the battle: within 15 s
+//! another node owns the game, every player reconnects through HAProxy, no acknowledged move is
+//! lost or doubled, and the game is played to its end.
+use crate::support::cluster::{Haproxy, Node};
+use crate::support::live::{account, pick_move, wait_battle, Client};
+use crate::support::{spawn_app, Backend};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+type Who = (String, i64, String);
+
+async fn three_nodes(db_url: &str) -> [Node; 3] {
+    let bin = Path::new(env!("CARGO_BIN_EXE_siguo"));
+    let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(bin, id, db_url, &[]));
+    for n in nodes.iter_mut() {
+        n.ready().await;
+    }
+    nodes
+}
+
+/// A socket through the load balancer at `path` (`/api/ws` or `/ws/n/{node}`).
+async fn via(lb: &Haproxy, path: &str, who: &Who) -> Client {
+    Client::connect_url(lb.ws_url(&format!("{path}?token={}", who.2)), who).await
+}
+
+/// The battle state at version `at` or later, as client `c` sees it (nobody moves meanwhile: the
+/// latest state received, or the next one).
+async fn state_from(c: &mut Client, at: u64) -> Value {
+    let fits = move |m: &Value| {
+        (m["type"] == "update" || m["type"] == "snapshot")
+            && m["v"].as_u64().is_some_and(|v| v >= at)
+            && m["view"]["turn"].is_string()
+    };
+    match c.frames.iter().rev().find(|m| m["type"] == "update" || m["type"] == "snapshot") {
+        Some(m) if fits(m) => m.clone(),
+        _ => c.wait_for(fits).await,
+    }
+}
+
+/// Play `n` moves from version `v` on, each by whoever's turn it is; returns the acknowledged
+/// moves and the last version.
+async fn play_moves(
+    cs: &mut [Client],
+    room: &str,
+    mut v: u64,
+    n: usize,
+) -> (Vec<(String, String)>, u64) {
+    let mut acked = vec![];
+    for k in 0..n {
+        let s = state_from(&mut cs[0], v).await;
+        let turn = s["view"]["turn"].as_str().unwrap().chars().next().unwrap();
+        let sv = s["v"].as_u64().unwrap();
+        let mover = cs.iter().position(|c| c.seats.contains(&turn)).unwrap();
+        let u = if mover == 0 {
+            s
+        } else {
+            cs[mover]
+                .wait_for(move |m| {
+                    (m["type"] == "update" || m["type"] == "snapshot")
+                        && m["v"].as_u64() == Some(sv)
+                })
+                .await
+        };
+        eprintln!("move {k}: v {sv}, {turn} to move (client {mover})");
+        let (from, to) = pick_move(&u["legal_moves"], k).expect("a legal move");
+        let ack =
+            cs[mover].act(json!({"type": "move", "room": room, "from": from, "to": to})).await;
+        let ack = ack.unwrap_or_else(|e| panic!("move refused: {e}"));
+        v = ack["v"].as_u64().unwrap();
+        acked.push((from, to));
+    }
+    (acked, v)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill() {
+    let app = spawn_app(Backend::Postgres).await;
+    let mut nodes = three_nodes(&app.db_url).await;
+    let lb = Haproxy::start(&[&nodes[0], &nodes[1], &nodes[2]]).await;
+    let mut who = vec![];
+    for p in ["hn", "he", "hs", "hw"] {
+        who.push(account(&app, p).await);
+    }
+
+    // The room is made on node n2 (its sockets reach it through the load balancer at
+    // `/ws/n/n2`); the three others join it there by its invite code.
+    let path = "/ws/n/n2";
+    let mut cs = vec![];
+    let (mut room, mut invite) = (String::new(), String::new());
+    for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
+        let mut c = via(&lb, path, &who[i]).await;
+        if i == 0 {
+            let ack = c
+                .act(json!({"type": "create_room", "public": false, "options": {"move_seconds": 120}}))
+                .await
+                .expect("create_room");
+            room = ack["room"].as_str().unwrap().to_string();
+            invite = ack["invite"].as_str().expect("a private room's invite").to_string();
+        } else {
+            c.act(json!({"type": "join_room", "invite": invite})).await.expect("join by invite");
+        }
+        c.act(json!({"type": "take_seat", "room": room, "seat": seat})).await.expect("take_seat");
+        c.seats.insert(seat.chars().next().unwrap());
+        cs.push(c);
+    }
+    for c in cs.iter_mut() {
+        c.act(json!({"type": "ready", "room": room, "ready": true})).await.expect("ready");
+    }
+    let mut game = 0;
+    for c in cs.iter_mut() {
+        let snap = c.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "deploying").await;
+        game = snap["game"].as_i64().expect("the snapshot names the game");
+    }
+    eprintln!("game {game} deploying");
+    let owner = lb.owner(game).await.expect("the owner, asked through the load balancer");
+    assert_eq!(owner, "n2");
+    for c in cs.iter_mut() {
+        c.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
+    }
+    for c in cs.iter_mut() {
+        wait_battle(c).await;
+    }
+    eprintln!("battle");
+    let start = cs[0].last_state()["v"].as_u64().unwrap();
+    let (mut acked, v) = play_moves(&mut cs, &room, start, 6).await;
+
+    eprintln!("{} moves acknowledged, at v {v}; killing {owner}", acked.len());
+    // SIGKILL the owner in the middle of the battle.
+    let dead = nodes.iter().position(|n| n.id == owner).unwrap();
+    nodes[dead].kill9();
+    for c in cs.iter_mut() {
+        assert_ne!(c.wait_closed().await, 1000, "the socket to the dead node is gone");
+    }
+    let killed = Instant::now();
+    let new_owner = loop {
+        match lb.owner(game).await {
+            Some(o) if o != owner => break o,
+            _ => {}
+        }
+        assert!(killed.elapsed() < Duration::from_secs(15), "another node owns the game in 15 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+
+    eprintln!("{new_owner} owns game {game} {:?} after the kill", killed.elapsed());
+    // Everyone reconnects through the load balancer to the new owner and resyncs from `v`.
+    let path = format!("/ws/n/{new_owner}");
+    let mut back = vec![];
+    for (i, old) in cs.iter().enumerate() {
+        let mut c = via(&lb, &path, &who[i]).await;
+        c.seats = old.seats.clone();
+        let ack = c.act(json!({"type": "join_room", "game": game, "v": v})).await.expect("rejoin");
+        // a restored room is named after its game
+        room = ack["room"].as_str().expect("the rejoined room").to_string();
+        back.push(c);
+    }
+    let mut cs = back;
+    let (more, _) = play_moves(&mut cs, &room, 0, 4).await;
+    acked.extend(more);
+
+    // North and South surrender: East–West win, and the game is over on every socket.
+    cs[0].act(json!({"type": "surrender", "room": room})).await.expect("N surrenders");
+    cs[2].act(json!({"type": "surrender", "room": room})).await.expect("S surrenders");
+    for c in cs.iter_mut() {
+        let over =
+            c.wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
+        assert_eq!(over["view"]["status"]["winner"], "EW");
+    }
+
+    // The record, read through the load balancer: every acknowledged move once, in order.
+    let g: Value =
+        reqwest::get(lb.url(&format!("/api/games/{game}"))).await.unwrap().json().await.unwrap();
+    let moves: Vec<(String, String)> = g["record"]["actions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the game's actions: {g}"))
+        .iter()
+        .filter(|a| a["type"] == "move")
+        .map(|a| (a["from"].as_str().unwrap().to_string(), a["to"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(moves, acked, "every acknowledged move, once, in order");
+    assert!(g["finished_at"].is_string(), "the game is over in the record: {g}");
+    assert_eq!(g["result"], json!({"reason": "elimination", "state": "won", "winner": "EW"}));
+    for c in &cs {
+        c.assert_no_hidden_ranks();
+    }
+}
