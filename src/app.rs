@@ -89,6 +89,19 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     }
     let ladder = crate::ladder::Ladder::new(config.ladder.clone(), db.clone());
     ladder.set_starter(Arc::new(live.clone()));
+    if config.cluster.enabled {
+        // one queue for every node, and notices to sockets on any node (src/ladder/shared.rs)
+        crate::cluster::notify::start(&live, &config.database.url);
+        let presence_ms = config.cluster.grace_ms.max(3 * config.ladder.tick_ms);
+        let node = live.node_id().to_string();
+        let shared = crate::ladder::shared::SharedQueues::new(
+            config.ladder.clone(),
+            db.clone(),
+            node,
+            presence_ms,
+        );
+        ladder.share(shared);
+    }
     ladder.spawn_ticker();
     let metrics = Arc::new(Metrics::new());
     live.attach_metrics(crate::live::LiveGauges {

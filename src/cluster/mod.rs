@@ -10,6 +10,7 @@
 //! Everything here is plain SQL on the shared connection type, so the single-node default
 //! (embedded SQLite) keeps working with the columns left empty. [`runtime`] is what a node runs:
 //! registration, the heartbeat and failover.
+pub mod notify;
 pub mod rooms;
 pub mod runtime;
 

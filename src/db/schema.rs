@@ -197,3 +197,85 @@ diesel::allow_tables_to_appear_in_same_query!(
     nodes,
     rooms,
 );
+
+// Cluster mode: the shared ranked queues (src/ladder/shared.rs); empty on a single node.
+
+diesel::table! {
+    /// which node has a socket of which account (renewed by that node every ladder tick)
+    presence (account_id, node_id) {
+        account_id -> BigInt,
+        node_id -> Text,
+        seen_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// a player waiting in a ranked queue (`proposal_id` NULL) or part of a proposed match
+    queue_entries (account_id) {
+        account_id -> BigInt,
+        /// ranked | ranked_dual
+        ladder -> Text,
+        username -> Text,
+        ip -> Nullable<Text>,
+        rating -> Double,
+        rd -> Double,
+        volatility -> Double,
+        since -> Timestamp,
+        /// first seen without a socket on any node (`None`: connected)
+        offline_since -> Nullable<Timestamp>,
+        proposal_id -> Nullable<BigInt>,
+        accepted -> Bool,
+    }
+}
+
+diesel::table! {
+    /// a match proposed to its players
+    queue_proposals (id) {
+        id -> BigInt,
+        ladder -> Text,
+        /// JSON: [[account id, name]; 4] by seat N, E, S, W
+        seats -> Text,
+        /// open (waiting for acceptances) | starting (all accepted, the game is being created)
+        state -> Text,
+        deadline -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// the last match of an account: its game and the game's owner node
+    queue_matches (account_id) {
+        account_id -> BigInt,
+        ladder -> Text,
+        game_id -> BigInt,
+        room -> Text,
+        node_id -> Text,
+        /// the account's seats, letters joined by ','
+        seats -> Text,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// proposals an account declined or did not answer
+    queue_no_shows (account_id, at) {
+        account_id -> BigInt,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// accounts kept out of the queues until `until`
+    queue_cooldowns (account_id) {
+        account_id -> BigInt,
+        until -> Timestamp,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(
+    presence,
+    queue_entries,
+    queue_proposals,
+    queue_matches,
+    queue_no_shows,
+    queue_cooldowns,
+);

@@ -163,7 +163,7 @@ pub async fn queue_leave(
     path: web::Path<String>,
 ) -> AppResult<HttpResponse> {
     let ladder = LadderKind::from_path(&path)?;
-    Ok(HttpResponse::Ok().json(state.ladder.leave(ladder, who.account_id)))
+    Ok(HttpResponse::Ok().json(state.ladder.leave(ladder, who.account_id).await?))
 }
 
 /// The caller's queue status: `idle`, `waiting` (since when, for how long), `proposed` (a
@@ -179,7 +179,7 @@ pub async fn queue_status(
     path: web::Path<String>,
 ) -> AppResult<HttpResponse> {
     LadderKind::from_path(&path)?;
-    Ok(HttpResponse::Ok().json(state.ladder.queues.status(who.account_id)))
+    Ok(HttpResponse::Ok().json(state.ladder.status(who.account_id).await?))
 }
 
 /// The caller's queue status, whichever queue.
@@ -191,5 +191,5 @@ pub async fn queue_status_any(
     state: web::Data<AppState>,
     AccountOnly(who): AccountOnly,
 ) -> AppResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(state.ladder.queues.status(who.account_id)))
+    Ok(HttpResponse::Ok().json(state.ladder.status(who.account_id).await?))
 }

@@ -11,6 +11,7 @@ pub mod profile;
 pub mod queue;
 pub mod record;
 pub mod service;
+pub mod shared;
 
 pub use points::{Outcome, PlayerResult};
 pub use queue::{LadderConfig, Match, QueueStatus, Queues};

@@ -199,29 +199,21 @@ impl Queues {
         let mut st = self.state.lock().unwrap();
         let now = Utc::now();
         if let Some(until) = st.cooldown.get(&w.account_id).filter(|u| **u > now) {
-            let secs = ((*until - now).num_milliseconds() as u64).div_ceil(1000);
-            return Err(AppError::Wait {
-                code: "queue_cooldown",
-                message: format!("you missed too many matches; queue again in {secs} s"),
-                retry_after_secs: secs,
-            });
+            return Err(cooldown_error(*until, now));
         }
         if st.proposal_of(w.account_id).is_some() {
-            return Err(AppError::conflict("match_pending", "accept or decline your match first"));
+            return Err(match_pending(false));
         }
         for (l, list) in &st.waiting {
             if list.iter().any(|x| x.account_id == w.account_id) {
                 if *l == ladder {
                     return Ok(vec![]);
                 }
-                return Err(AppError::conflict(
-                    "already_queued",
-                    format!("you are already waiting in the {} queue; leave it first", l.as_str()),
-                ));
+                return Err(already_queued(*l));
             }
         }
         if let Some((_, None, _, _)) = st.matched.get(&w.account_id) {
-            return Err(AppError::conflict("match_pending", "your match is being created"));
+            return Err(match_pending(true));
         }
         st.matched.remove(&w.account_id);
         st.waiting.entry(ladder).or_default().push(w);
@@ -422,26 +414,18 @@ impl Queues {
         *list = players;
     }
 
-    fn compatible(&self, a: &Waiting, b: &Waiting) -> bool {
-        a.account_id != b.account_id
-            && !(self.config.same_ip_rule && a.ip.is_some() && a.ip == b.ip)
-    }
-
     fn find_matches(
         &self,
         st: &mut State,
         ladder: LadderKind,
         now: DateTime<Utc>,
     ) -> Vec<Proposal> {
-        let size = match ladder {
-            LadderKind::Ranked => 4,
-            LadderKind::RankedDual => 2,
-        };
+        let size = group_size(ladder);
         let mut found = vec![];
         loop {
             let list = st.waiting.entry(ladder).or_default();
             list.sort_by_key(|w| w.since);
-            let Some(group) = self.find_group(list, size, now) else { break };
+            let Some(group) = find_group(&self.config, list, size, now) else { break };
             let mut players = vec![];
             for &i in group.iter().rev() {
                 players.push(list.remove(i));
@@ -463,30 +447,74 @@ impl Queues {
         }
         found
     }
+}
 
-    /// Indexes (ascending) of a compatible group, anchored at the oldest player that has one.
-    fn find_group(&self, list: &[Waiting], size: usize, now: DateTime<Utc>) -> Option<Vec<usize>> {
-        for (a, anchor) in list.iter().enumerate() {
-            let waited = (now - anchor.since).num_milliseconds().max(0) as f64 / 1000.0;
-            let window = self.config.rating_window + self.config.window_growth_per_sec * waited;
-            if anchor.offline_since.is_some() {
-                continue;
-            }
-            let mut group = vec![a];
-            for (j, cand) in list.iter().enumerate().skip(a + 1) {
-                if cand.offline_since.is_none()
-                    && (cand.rating.rating - anchor.rating.rating).abs() <= window
-                    && group.iter().all(|&g| self.compatible(&list[g], cand))
-                {
-                    group.push(j);
-                    if group.len() == size {
-                        return Some(group);
-                    }
+/// Indexes (ascending) of a compatible group of `size` in `list` (oldest first), anchored at the
+/// oldest connected player that has one. Shared by the in-memory queues and the cluster's
+/// ([`super::shared`]).
+pub(crate) fn find_group(
+    config: &LadderConfig,
+    list: &[Waiting],
+    size: usize,
+    now: DateTime<Utc>,
+) -> Option<Vec<usize>> {
+    let compatible = |a: &Waiting, b: &Waiting| {
+        a.account_id != b.account_id && !(config.same_ip_rule && a.ip.is_some() && a.ip == b.ip)
+    };
+    for (a, anchor) in list.iter().enumerate() {
+        let waited = (now - anchor.since).num_milliseconds().max(0) as f64 / 1000.0;
+        let window = config.rating_window + config.window_growth_per_sec * waited;
+        if anchor.offline_since.is_some() {
+            continue;
+        }
+        let mut group = vec![a];
+        for (j, cand) in list.iter().enumerate().skip(a + 1) {
+            if cand.offline_since.is_none()
+                && (cand.rating.rating - anchor.rating.rating).abs() <= window
+                && group.iter().all(|&g| compatible(&list[g], cand))
+            {
+                group.push(j);
+                if group.len() == size {
+                    return Some(group);
                 }
             }
         }
-        None
     }
+    None
+}
+
+/// How many accounts a match of `ladder` takes.
+pub(crate) fn group_size(ladder: LadderKind) -> usize {
+    match ladder {
+        LadderKind::Ranked => 4,
+        LadderKind::RankedDual => 2,
+    }
+}
+
+/// `queue_cooldown`: the account may queue again at `until`.
+pub(crate) fn cooldown_error(until: DateTime<Utc>, now: DateTime<Utc>) -> AppError {
+    let secs = ((until - now).num_milliseconds().max(0) as u64).div_ceil(1000);
+    AppError::Wait {
+        code: "queue_cooldown",
+        message: format!("you missed too many matches; queue again in {secs} s"),
+        retry_after_secs: secs,
+    }
+}
+
+/// `match_pending`: a match of the account is proposed, or (`creating`) its game is being made.
+pub(crate) fn match_pending(creating: bool) -> AppError {
+    match creating {
+        false => AppError::conflict("match_pending", "accept or decline your match first"),
+        true => AppError::conflict("match_pending", "your match is being created"),
+    }
+}
+
+/// `already_queued`: the account waits in `other`'s queue.
+pub(crate) fn already_queued(other: LadderKind) -> AppError {
+    AppError::conflict(
+        "already_queued",
+        format!("you are already waiting in the {} queue; leave it first", other.as_str()),
+    )
 }
 
 /// Proposal `id`, if `account_id` is one of its players and it is still open (`not_found`).
@@ -499,7 +527,7 @@ fn proposal_for(st: &mut State, account_id: i64, id: u64) -> AppResult<&mut Prop
 }
 
 /// Assign seats: balanced teams, random sides and seats.
-fn seat(ladder: LadderKind, mut players: Vec<Waiting>) -> Match {
+pub(crate) fn seat(ladder: LadderKind, mut players: Vec<Waiting>) -> Match {
     let mut rng = rand::rng();
     let who = |w: &Waiting| (w.account_id, w.username.clone());
     let seats = match ladder {

@@ -1,6 +1,10 @@
 //! [`Ladder`]: the queues plus the link to live play that turns a match into a game.
+//!
+//! The queues are the in-memory [`Queues`] of one node, or, in cluster mode, the rows every node
+//! shares ([`SharedQueues`], chosen at start with [`Ladder::share`]).
 use super::glicko::Rating;
 use super::queue::{Cancelled, LadderConfig, Match, Proposal, QueueStatus, Queues, Waiting};
+use super::shared::SharedQueues;
 use super::LadderKind;
 use crate::db::schema::ladder_stats as ls;
 use crate::db::Db;
@@ -16,8 +20,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// returns (game id, room id)), know who has a socket open, and send a player a message.
 pub trait MatchStarter: Send + Sync + 'static {
     fn start(&self, m: Match) -> Starting;
-    /// Has the account at least one connected socket?
+    /// Has the account at least one connected socket (on this node)?
     fn online(&self, account_id: i64) -> bool;
+    /// The accounts with a socket on this node.
+    fn online_accounts(&self) -> Vec<i64>;
     /// Send a message to every socket of the account (none: nobody to tell).
     fn tell(&self, account_id: i64, msg: &ServerMsg);
 }
@@ -31,6 +37,8 @@ pub struct Ladder {
     pub queues: Arc<Queues>,
     db: Db,
     starter: Arc<OnceLock<Arc<dyn MatchStarter>>>,
+    /// cluster mode: the queues shared by every node (instead of `queues`)
+    shared: Arc<OnceLock<SharedQueues>>,
     ticker: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
 }
 
@@ -40,6 +48,7 @@ impl Ladder {
             queues: Arc::new(Queues::new(config)),
             db,
             starter: Arc::new(OnceLock::new()),
+            shared: Arc::new(OnceLock::new()),
             ticker: Arc::new(Mutex::new(None)),
         }
     }
@@ -47,6 +56,11 @@ impl Ladder {
     /// Install live play's game creation (once, at start-up).
     pub fn set_starter(&self, starter: Arc<dyn MatchStarter>) {
         let _ = self.starter.set(starter);
+    }
+
+    /// Cluster mode: use the queues shared by every node (once, at start-up, before the ticker).
+    pub fn share(&self, shared: SharedQueues) {
+        let _ = self.shared.set(shared);
     }
 
     /// Start the periodic matcher (must run inside a tokio runtime).
@@ -57,7 +71,7 @@ impl Ladder {
             let mut tick = tokio::time::interval(period);
             loop {
                 tick.tick().await;
-                me.tick();
+                me.tick().await;
             }
         });
         if let Some(old) = self.ticker.lock().unwrap().replace(handle) {
@@ -74,8 +88,14 @@ impl Ladder {
 
     /// One round of the periodic matcher: drop the entries of players gone for the grace,
     /// call off the proposals nobody accepted in time, propose the matches now possible.
-    fn tick(&self) {
+    async fn tick(&self) {
         let Some(live) = self.starter.get().cloned() else { return };
+        if let Some(shared) = self.shared.get() {
+            if let Err(e) = shared.tick(|| live.online_accounts()).await {
+                tracing::warn!(error = %e, "cluster: queue tick failed");
+            }
+            return;
+        }
         for (account_id, ladder) in self.queues.sweep(|a| live.online(a)) {
             tracing::info!(account_id, ladder = ladder.as_str(), "queue entry dropped: no socket");
             live.tell(
@@ -126,6 +146,13 @@ impl Ladder {
 
     /// `account_id` accepts proposal `match_id`; the last acceptance creates the game.
     pub async fn accept(&self, account_id: i64, match_id: u64) -> AppResult<()> {
+        if let Some(shared) = self.shared.get() {
+            let id = shared_id(match_id)?;
+            if let Some(m) = shared.accept(account_id, id).await? {
+                self.start_shared(shared, id, m).await;
+            }
+            return Ok(());
+        }
         if let Some(m) = self.queues.accept(account_id, match_id)? {
             self.start_matches(vec![m]).await;
         }
@@ -133,7 +160,12 @@ impl Ladder {
     }
 
     /// `account_id` declines proposal `match_id`: the others go back to the queue.
-    pub fn decline(&self, account_id: i64, match_id: u64) -> AppResult<()> {
+    pub async fn decline(&self, account_id: i64, match_id: u64) -> AppResult<()> {
+        if let Some(shared) = self.shared.get() {
+            shared.decline(account_id, shared_id(match_id)?).await?;
+            self.match_shared(shared).await;
+            return Ok(());
+        }
         let c = self.queues.decline(account_id, match_id)?;
         self.cancelled(&c);
         self.propose(self.queues.tick());
@@ -141,12 +173,63 @@ impl Ladder {
     }
 
     /// Leave `ladder`'s queue (declining a proposed match of that ladder); the status after.
-    pub fn leave(&self, ladder: LadderKind, account_id: i64) -> QueueStatus {
+    pub async fn leave(&self, ladder: LadderKind, account_id: i64) -> AppResult<QueueStatus> {
+        if let Some(shared) = self.shared.get() {
+            if shared.leave(ladder, account_id).await? {
+                self.match_shared(shared).await;
+            }
+            return shared.status(account_id).await;
+        }
         if let Some(c) = self.queues.leave_or_decline(ladder, account_id) {
             self.cancelled(&c);
             self.propose(self.queues.tick());
         }
-        self.queues.status(account_id)
+        Ok(self.queues.status(account_id))
+    }
+
+    /// The account's queue status.
+    pub async fn status(&self, account_id: i64) -> AppResult<QueueStatus> {
+        match self.shared.get() {
+            Some(shared) => shared.status(account_id).await,
+            None => Ok(self.queues.status(account_id)),
+        }
+    }
+
+    /// A socket of the account opened on this node (cluster mode: it is present at once).
+    pub async fn socket_opened(&self, account_id: i64) {
+        let Some(shared) = self.shared.get() else { return };
+        if let Err(e) = shared.socket_opened(account_id).await {
+            tracing::warn!(account_id, error = %e, "cluster: presence not recorded");
+        }
+    }
+
+    /// Cluster mode: run the matcher now (if no other node does), e.g. after a join.
+    async fn match_shared(&self, shared: &SharedQueues) {
+        if let Err(e) = shared.run_matcher().await {
+            tracing::warn!(error = %e, "cluster: matcher failed");
+        }
+    }
+
+    /// Cluster mode: every player accepted proposal `id`: create its game here (this node owns
+    /// it; `match_found` names it), or put the players back in the queue.
+    async fn start_shared(&self, shared: &SharedQueues, id: i64, m: Match) {
+        let created = match self.starter.get() {
+            Some(starter) => starter.start(m.clone()).await,
+            None => Err(AppError::internal("live play is not attached")),
+        };
+        let done = match created {
+            Ok(game) => {
+                tracing::info!(game_id = game.0, ladder = m.ladder.as_str(), accounts = ?m.accounts(), "ranked match started");
+                shared.matched(id, m, game).await
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "could not create a ranked game; requeueing its players");
+                shared.requeue(id).await
+            }
+        };
+        if let Err(e) = done {
+            tracing::error!(match_id = id, error = %e, "cluster: the queue could not record the match");
+        }
     }
 
     /// Put an account into `ladder`'s queue; proposes any match this completes. The account
@@ -159,7 +242,12 @@ impl Ladder {
         username: String,
         ip: IpAddr,
     ) -> AppResult<QueueStatus> {
-        if !self.starter.get().is_some_and(|live| live.online(account_id)) {
+        let here = self.starter.get().is_some_and(|live| live.online(account_id));
+        let present = match (here, self.shared.get()) {
+            (false, Some(shared)) => shared.present(account_id).await?,
+            _ => here,
+        };
+        if !present {
             return Err(AppError::conflict(
                 "not_connected",
                 "connect to live play (the WebSocket) before queueing",
@@ -199,6 +287,11 @@ impl Ladder {
         tracing::debug!(account_id, ladder = ladder.as_str(), %ip, rating = rating.rating, "queue join");
         let since = chrono::Utc::now();
         let w = Waiting { account_id, username, ip: Some(ip), rating, since, offline_since: None };
+        if let Some(shared) = self.shared.get() {
+            shared.join(ladder, w).await?;
+            self.match_shared(shared).await;
+            return shared.status(account_id).await;
+        }
         let found = self.queues.join(ladder, w)?;
         self.propose(found);
         Ok(self.queues.status(account_id))
@@ -253,7 +346,16 @@ impl MatchStarter for crate::live::Live {
         self.is_online(account_id)
     }
 
-    fn tell(&self, account_id: i64, msg: &ServerMsg) {
-        self.notify_account(account_id, msg);
+    fn online_accounts(&self) -> Vec<i64> {
+        crate::live::Live::online_accounts(self)
     }
+
+    fn tell(&self, account_id: i64, msg: &ServerMsg) {
+        crate::live::Live::tell(self, account_id, msg);
+    }
+}
+
+/// A proposal id of the shared queues (`not_found` if no row can have it).
+fn shared_id(match_id: u64) -> AppResult<i64> {
+    i64::try_from(match_id).map_err(|_| AppError::NotFound { what: "match proposal" })
 }

@@ -255,7 +255,13 @@ pub(crate) struct Inner {
     node: std::sync::OnceLock<crate::cluster::Lease>,
     /// cluster mode: where this node's rooms are written for the other nodes
     shared_rooms: std::sync::OnceLock<crate::cluster::rooms::Writer>,
+    /// cluster mode: where [`Live::tell`] sends a notice (to every node; set once at start)
+    publisher: std::sync::OnceLock<Publisher>,
 }
+
+/// Sends an account's notice (its text) to every node, which deliver it to their sockets of that
+/// account (cluster mode: `src/cluster/notify.rs`).
+pub type Publisher = Arc<dyn Fn(i64, ByteString) + Send + Sync>;
 
 /// The gauges live play moves (see [`crate::metrics::Metrics`]).
 pub struct LiveGauges {
@@ -309,6 +315,7 @@ impl Live {
                 gauges: std::sync::OnceLock::new(),
                 node: std::sync::OnceLock::new(),
                 shared_rooms: std::sync::OnceLock::new(),
+                publisher: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -643,9 +650,28 @@ impl Live {
             }
         }
     }
-    /// Send a message to every socket of an account (e.g. the ladder's `match_found`).
+    /// Send a message to every socket of an account on this node.
     pub fn notify_account(&self, account_id: i64, msg: &ServerMsg) {
-        let text = msg.to_text();
+        self.deliver(account_id, msg.to_text());
+    }
+    /// Send a notice to every socket of an account, wherever it is (e.g. the ladder's
+    /// `match_found`): on a single node, this node's; in cluster mode through the publisher.
+    pub fn tell(&self, account_id: i64, msg: &ServerMsg) {
+        match self.inner.publisher.get() {
+            Some(publish) => publish(account_id, msg.to_text()),
+            None => self.notify_account(account_id, msg),
+        }
+    }
+    /// Cluster mode: send [`Live::tell`]'s notices through `publisher` (once, at start).
+    pub fn set_publisher(&self, publisher: Publisher) {
+        let _ = self.inner.publisher.set(publisher);
+    }
+    /// The accounts with a socket on this node.
+    pub fn online_accounts(&self) -> Vec<i64> {
+        self.inner.accounts.lock().unwrap().keys().copied().collect()
+    }
+    /// Send a message's text to every socket of an account on this node.
+    pub fn deliver(&self, account_id: i64, text: ByteString) {
         if let Some(v) = self.inner.accounts.lock().unwrap().get(&account_id) {
             for t in v {
                 t.send_text(text.clone());

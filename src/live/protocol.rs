@@ -483,12 +483,14 @@ pub enum ServerMsg<'a> {
         moves: LegalMoves,
     },
     Chat(ChatMsg),
-    /// The ladder matched this account (ranked).
+    /// The ladder matched this account (ranked). `node`: the node that plays the game (its
+    /// socket is `/ws/n/{node}`; `local` on a single node).
     MatchFound {
         room: String,
         game: i64,
         kind: GameKind,
         seats: Vec<Seat>,
+        node: String,
     },
     Kicked {
         room: String,

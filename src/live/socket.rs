@@ -95,6 +95,8 @@ async fn run(
     let (tx, mut rx, kill) = client_channel(conn_id, account_id, live.config().outbound_queue);
     live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
+    // cluster mode: present on this node before the client can queue
+    ladder.socket_opened(account_id).await;
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
     // the session lives as long as the access token it was opened with
@@ -259,7 +261,7 @@ impl Conn {
                 Ok(())
             }
             ClientMsg::DeclineMatch { match_id } => {
-                self.ladder.decline(self.peer.who.account_id, match_id)?;
+                self.ladder.decline(self.peer.who.account_id, match_id).await?;
                 self.tx.send(&ServerMsg::Ack(ServerMsg::ack(id, AckBody::Empty {})));
                 Ok(())
             }

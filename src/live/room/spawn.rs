@@ -201,8 +201,9 @@ fn announce_match(
         let mine = seats
             .seats_where(|o| o.as_ref().and_then(|o| o.account_id()) == Some(account))
             .collect();
-        let msg = ServerMsg::MatchFound { room: room.to_string(), game, kind, seats: mine };
-        live.notify_account(account, &msg);
+        let node = live.node_id().to_string();
+        let msg = ServerMsg::MatchFound { room: room.to_string(), game, kind, seats: mine, node };
+        live.tell(account, &msg);
     }
 }
 
