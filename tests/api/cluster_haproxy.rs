@@ -75,6 +75,62 @@ async fn play_moves(
     (acked, v)
 }
 
+/// SIGKILL the owner of `game`; wait (at most 15 s) until another node owns it; reconnect every
+/// player through the load balancer to the new owner and resync from version `v` (`room` becomes
+/// the restored room's name). Returns the new owner and the new clients.
+#[allow(clippy::too_many_arguments)]
+async fn fail_over(
+    lb: &Haproxy,
+    nodes: &mut [Node],
+    owner: &str,
+    game: i64,
+    room: &mut String,
+    mut cs: Vec<Client>,
+    who: &[Who],
+    v: u64,
+) -> (String, Vec<Client>) {
+    nodes.iter_mut().find(|n| n.id == owner).unwrap().kill9();
+    for c in cs.iter_mut() {
+        assert_ne!(c.wait_closed().await, 1000, "the socket to the dead node is gone");
+    }
+    let killed = Instant::now();
+    let new_owner = loop {
+        match lb.owner(game).await {
+            Some(o) if o != owner => break o,
+            _ => {}
+        }
+        assert!(killed.elapsed() < Duration::from_secs(15), "another node owns the game in 15 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    eprintln!("{new_owner} owns game {game} {:?} after the kill of {owner}", killed.elapsed());
+    let mut back = vec![];
+    for (i, old) in cs.iter().enumerate() {
+        let mut c = via(lb, &format!("/ws/n/{new_owner}"), &who[i]).await;
+        c.seats = old.seats.clone();
+        let ack = c.act(json!({"type": "join_room", "game": game, "v": v})).await.expect("rejoin");
+        // a restored room is named after its game
+        *room = ack["room"].as_str().expect("the rejoined room").to_string();
+        back.push(c);
+    }
+    (new_owner, back)
+}
+
+/// The game's record, read through the load balancer; its moves must be exactly `acked`, in
+/// order (none lost, none doubled).
+async fn record(lb: &Haproxy, game: i64, acked: &[(String, String)]) -> Value {
+    let g: Value =
+        reqwest::get(lb.url(&format!("/api/games/{game}"))).await.unwrap().json().await.unwrap();
+    let moves: Vec<(String, String)> = g["record"]["actions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the game's actions: {g}"))
+        .iter()
+        .filter(|a| a["type"] == "move")
+        .map(|a| (a["from"].as_str().unwrap().to_string(), a["to"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(moves, acked, "every acknowledged move, once, in order");
+    g
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill() {
     let app = spawn_app(Backend::Postgres).await;
@@ -127,36 +183,8 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
     let start = cs[0].last_state()["v"].as_u64().unwrap();
     let (mut acked, v) = play_moves(&mut cs, &room, start, 6).await;
 
-    eprintln!("{} moves acknowledged, at v {v}; killing {owner}", acked.len());
-    // SIGKILL the owner in the middle of the battle.
-    let dead = nodes.iter().position(|n| n.id == owner).unwrap();
-    nodes[dead].kill9();
-    for c in cs.iter_mut() {
-        assert_ne!(c.wait_closed().await, 1000, "the socket to the dead node is gone");
-    }
-    let killed = Instant::now();
-    let new_owner = loop {
-        match lb.owner(game).await {
-            Some(o) if o != owner => break o,
-            _ => {}
-        }
-        assert!(killed.elapsed() < Duration::from_secs(15), "another node owns the game in 15 s");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
-
-    eprintln!("{new_owner} owns game {game} {:?} after the kill", killed.elapsed());
-    // Everyone reconnects through the load balancer to the new owner and resyncs from `v`.
-    let path = format!("/ws/n/{new_owner}");
-    let mut back = vec![];
-    for (i, old) in cs.iter().enumerate() {
-        let mut c = via(&lb, &path, &who[i]).await;
-        c.seats = old.seats.clone();
-        let ack = c.act(json!({"type": "join_room", "game": game, "v": v})).await.expect("rejoin");
-        // a restored room is named after its game
-        room = ack["room"].as_str().expect("the rejoined room").to_string();
-        back.push(c);
-    }
-    let mut cs = back;
+    // SIGKILL the owner in the middle of the battle; everyone follows the game to its new owner.
+    let (_, mut cs) = fail_over(&lb, &mut nodes, &owner, game, &mut room, cs, &who, v).await;
     let (more, _) = play_moves(&mut cs, &room, 0, 4).await;
     acked.extend(more);
 
@@ -170,18 +198,148 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
     }
 
     // The record, read through the load balancer: every acknowledged move once, in order.
-    let g: Value =
-        reqwest::get(lb.url(&format!("/api/games/{game}"))).await.unwrap().json().await.unwrap();
-    let moves: Vec<(String, String)> = g["record"]["actions"]
-        .as_array()
-        .unwrap_or_else(|| panic!("the game's actions: {g}"))
-        .iter()
-        .filter(|a| a["type"] == "move")
-        .map(|a| (a["from"].as_str().unwrap().to_string(), a["to"].as_str().unwrap().to_string()))
-        .collect();
-    assert_eq!(moves, acked, "every acknowledged move, once, in order");
+    let g = record(&lb, game, &acked).await;
     assert!(g["finished_at"].is_string(), "the game is over in the record: {g}");
     assert_eq!(g["result"], json!({"reason": "elimination", "state": "won", "winner": "EW"}));
+    for c in &cs {
+        c.assert_no_hidden_ranks();
+    }
+}
+
+/// `who`'s HTTP client, connecting from loopback address 127.0.0.`ip` (HAProxy passes it on in
+/// `X-Forwarded-For`; the nodes trust it, so the same-IP rule of the queue sees four players).
+fn http_from(ip: u8) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, ip]))
+        .build()
+        .unwrap()
+}
+
+/// The headline of issue 18. Three nodes behind HAProxy; four players whose lobby sockets are on
+/// different nodes queue for ranked through the load balancer, are matched into one game, deploy
+/// and play on its owner; the owner is killed with SIGKILL in the middle of the battle. Within
+/// 15 s another node owns the game, every player reconnects through HAProxy, no acknowledged
+/// move is lost, the game is played to its end, and the points are applied exactly once (and
+/// the forced disconnection is not an escape). The old owner, restarted, does not take the game
+/// back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_once() {
+    let app = spawn_app(Backend::Postgres).await;
+    let bin = Path::new(env!("CARGO_BIN_EXE_siguo"));
+    let mut env = crate::cluster_queue::QUEUE_ENV.to_vec();
+    env.push(("SIGUO_SERVER_TRUST_PROXY", "true"));
+    let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(bin, id, &app.db_url, &env));
+    for n in nodes.iter_mut() {
+        n.ready().await;
+    }
+    let lb = Haproxy::start(&[&nodes[0], &nodes[1], &nodes[2]]).await;
+    let mut who = vec![];
+    let mut lobbies = vec![];
+    for i in 0..4 {
+        who.push(account(&app, "hr").await);
+        // lobby sockets on n1, n2, n3, n1, through the load balancer
+        lobbies.push(via(&lb, &format!("/ws/n/n{}", i % 3 + 1), &who[i]).await);
+    }
+    for (i, c) in lobbies.iter().enumerate() {
+        let r = http_from(90 + i as u8)
+            .post(lb.url("/api/queue/ranked"))
+            .bearer_auth(&c.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    }
+    crate::cluster_queue::answer(&mut lobbies, None).await;
+    let mut found = None;
+    let mut seats = vec![];
+    for c in lobbies.iter_mut() {
+        let m = c.next_of("match_found").await;
+        let here = (m["room"].as_str().unwrap().to_string(), m["game"].as_i64().unwrap());
+        let node = m["node"].as_str().unwrap().to_string();
+        assert!(found.is_none() || found == Some((here.clone(), node.clone())), "one game: {m}");
+        found = Some((here, node));
+        seats.push(m["seats"].as_array().unwrap().clone());
+    }
+    let ((mut room, game), owner) = found.unwrap();
+    assert_eq!(lb.owner(game).await.as_deref(), Some(owner.as_str()));
+
+    // everyone plays on the owner, through the load balancer
+    let mut cs = vec![];
+    for (i, s) in seats.iter().enumerate() {
+        let mut c = via(&lb, &format!("/ws/n/{owner}"), &who[i]).await;
+        c.seats = s.iter().map(|s| s.as_str().unwrap().chars().next().unwrap()).collect();
+        c.act(json!({"type": "join_room", "room": room})).await.expect("join the ranked room");
+        c.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "deploying").await;
+        cs.push(c);
+    }
+    for c in cs.iter_mut() {
+        for s in c.seats.clone() {
+            let confirm = json!({"type": "confirm", "room": room, "seat": s.to_string()});
+            c.act(confirm).await.expect("confirm");
+        }
+    }
+    for c in cs.iter_mut() {
+        wait_battle(c).await;
+    }
+    // client 0 is whoever sits N, so that `play_moves` reads turns from one seat
+    cs.sort_by_key(|c| !c.seats.contains(&'N'));
+    who = cs.iter().map(|c| (c.name.clone(), c.account_id, c.token.clone())).collect();
+    let start = cs[0].last_state()["v"].as_u64().unwrap();
+    let (mut acked, v) = play_moves(&mut cs, &room, start, 8).await;
+
+    let (new_owner, mut cs) =
+        fail_over(&lb, &mut nodes, &owner, game, &mut room, cs, &who, v).await;
+    let dead = nodes.iter().position(|n| n.id == owner).unwrap();
+    // The old owner comes back: it does not take the game back, and sends its players on.
+    let t = Instant::now();
+    nodes[dead].restart();
+    nodes[dead].ready().await;
+    eprintln!("restarted {owner} in {:?}", t.elapsed());
+    lb.wait_routed(&owner).await;
+    eprintln!("routed to {owner} in {:?}", t.elapsed());
+    let mut stray = via(&lb, &format!("/ws/n/{owner}"), &who[0]).await;
+    let e = stray.expect_err(json!({"type": "join_room", "game": game}), "moved").await;
+    assert!(e["message"].as_str().unwrap().contains(&format!("/ws/n/{new_owner}")), "{e}");
+    assert_eq!(lb.owner(game).await.as_deref(), Some(new_owner.as_str()));
+    let (more, _) = play_moves(&mut cs, &room, 0, 4).await;
+    acked.extend(more);
+
+    // East and West surrender: North–South win.
+    let e = cs.iter().position(|c| c.seats.contains(&'E')).unwrap();
+    let w = cs.iter().position(|c| c.seats.contains(&'W')).unwrap();
+    cs[e].act(json!({"type": "surrender", "room": room})).await.expect("E surrenders");
+    cs[w].act(json!({"type": "surrender", "room": room})).await.expect("W surrenders");
+    for c in cs.iter_mut() {
+        let over =
+            c.wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
+        assert_eq!(over["view"]["status"]["winner"], "NS");
+    }
+
+    record(&lb, game, &acked).await;
+
+    // The points, once: the winners +3, the surrendered 0 with one surrender, nobody escaped;
+    // the same from every node (and again after a moment: nothing is applied twice).
+    for round in 0..2 {
+        for n in nodes.iter().filter(|n| n.id != owner) {
+            let board: Value = reqwest::get(n.url("/api/leaderboard/ranked?per_page=10"))
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            let rows = board["rows"].as_array().unwrap();
+            assert_eq!(rows.len(), 4, "{board}");
+            for c in &cs {
+                let r = rows.iter().find(|r| r["account_id"] == c.account_id).unwrap();
+                let won = c.seats.contains(&'N') || c.seats.contains(&'S');
+                let expect = if won { json!([3, 1, 1, 0, 0]) } else { json!([0, 1, 0, 1, 0]) };
+                let got =
+                    json!([r["points"], r["games"], r["wins"], r["surrenders"], r["escapes"]]);
+                assert_eq!(got, expect, "node {} round {round}: {r}", n.id);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+    }
     for c in &cs {
         c.assert_no_hidden_ranks();
     }

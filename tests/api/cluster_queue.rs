@@ -15,7 +15,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Quick matcher ticks; the rest as configured by default.
-const QUEUE_ENV: [(&str, &str); 2] =
+pub(crate) const QUEUE_ENV: [(&str, &str); 2] =
     [("SIGUO_LADDER_TICK_MS", "200"), ("SIGUO_LADDER_QUEUE_DISCONNECT_GRACE_MS", "3000")];
 
 async fn nodes(app: &TestApp, ids: &[&'static str]) -> Vec<Node> {
@@ -81,7 +81,7 @@ async fn play_moves(cs: &mut [Client], room: &str, n: usize) {
 
 /// Every client accepts (or, for `decliner`, declines) the one match proposed to them all.
 /// Returns the match id.
-async fn answer(cs: &mut [Client], decliner: Option<usize>) -> u64 {
+pub(crate) async fn answer(cs: &mut [Client], decliner: Option<usize>) -> u64 {
     let (mut id, n) = (None, cs.len() as u64);
     for c in cs.iter_mut() {
         let p = c.next_of("match_proposed").await;

@@ -204,6 +204,21 @@ impl Haproxy {
         }
     }
 
+    /// Wait until HAProxy routes `/ws/n/{node}` again (its health checks see a restarted node
+    /// after `rise` checks; until then the path answers 503).
+    pub async fn wait_routed(&self, node: &str) {
+        let started = Instant::now();
+        loop {
+            if let Ok(r) = reqwest::get(self.url(&format!("/ws/n/{node}"))).await {
+                if r.status() != 503 {
+                    return;
+                }
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "HAProxy never routes to {node}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
     /// The owner of a game, asked through the load balancer.
     pub async fn owner(&self, game: i64) -> Option<String> {
         owner_at(&self.url(&format!("/api/games/{game}/node"))).await
