@@ -1,8 +1,9 @@
 // Ranked matchmaking queues. The queue lives on the server; this module mirrors it, keeps polling
 // its status while waiting, shows a proposed match (accept/decline before its deadline, on any
-// page) and follows `match_found` into the game.
+// page) and follows `match_found` into the game (on the node it names, see follow.js).
 import { api } from './api.js';
 import { live } from './ws.js';
+import { matchTarget } from './follow.js';
 import { h, clear, toast } from './dom.js';
 import { t, errorText } from './i18n.js';
 
@@ -70,8 +71,8 @@ export const queue = {
     this.state = null;
     stopPolling();
     emit();
-    const room = m.room || (m.game != null ? 'g' + m.game : m.game_id != null ? 'g' + m.game_id : null);
-    if (room) location.hash = '/room/' + room;
+    const target = matchTarget(m);
+    if (target) location.hash = target;
   },
   /** `match_proposed` from the server: show it until answered, called off or found. */
   proposed(m) {

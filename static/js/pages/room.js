@@ -6,7 +6,7 @@ import { h, clear, toast } from '../dom.js';
 import { t, errorText, errorWithReason, rankName } from '../i18n.js';
 import { api } from '../api.js';
 import { live, socketAt, dropSocket } from '../ws.js';
-import { joinFollowing } from '../follow.js';
+import { joinFollowing, locateRoom, nodePath } from '../follow.js';
 import { session } from '../session.js';
 import { navigate, banner } from '../main.js';
 import { formationsDialog, saveFormation } from '../formations.js';
@@ -23,13 +23,15 @@ import { MARKS, remainingMs, myTurn, variantOf } from '../room/state.js';
 /** Server messages for the room that go straight to the reducer (`update` waits for animations). */
 const MESSAGES = ['room', 'snapshot', 'deployment', 'presence', 'chat', 'kicked', 'room_closed'];
 
-export async function render(main, { name, args }) {
+export async function render(main, { name, args, query }) {
   const offs = [];
   const key = args[0];
   let st = initialState(name === 'room' ? key : null);
   // The room's socket: the lobby socket, or in cluster mode the socket of the node that plays the
-  // room (a `moved` answer to join_room is followed, see follow.js).
+  // room (a `moved` answer to join_room is followed, see follow.js). A ranked game's page is opened
+  // with `?node=` from `match_found`: its first join goes to that node's socket.
   let sock = live;
+  const namedPath = nodePath(query && query.get('node'));
   let closed = false;
 
   try { await session.ensure(); } catch (e) { toast(errorText(e), 'error'); }
@@ -231,8 +233,9 @@ export async function render(main, { name, args }) {
     sockOffs.push(s.onStatus(async (status) => {
       if (status === 'down') {
         banner(t('reconnecting'));
-        // a node's socket: its node may be gone (or the room moved); ask the lobby again
-        if (s !== live) { dropSocket(s); setTimeout(rejoin, 1000); }
+        // a node's socket (closed 4009 "moved", or its node went away): ask where the room is
+        // now and join there
+        if (s !== live) { dropSocket(s); rejoinLater(); }
       }
       if (status === 'reconnected' && s === sock) {
         banner(t('reconnected'), 'ok');
@@ -244,17 +247,30 @@ export async function render(main, { name, args }) {
   attach(live);
   offs.push(() => { sockOffs.forEach(f => f()); if (sock !== live) dropSocket(sock); });
 
-  /** The room's node socket went down: join again through the lobby, which says where it is. */
+  /**
+   * The room's node socket went down: ask which node plays the room now (`GET
+   * /api/games/{id}/node`, or the room's before its game starts) and join on that node's socket —
+   * through the lobby, which answers `moved` if need be, when nobody says. Retried with the
+   * socket's back-off (0.5 s doubling to 8 s), at most 30 times.
+   */
   let rejoins = 0;
+  let rejoinTimer = null;
+  function rejoinLater() {
+    clearTimeout(rejoinTimer);
+    rejoinTimer = setTimeout(rejoin, Math.min(500 * 2 ** rejoins, 8000));
+  }
+  offs.push(() => clearTimeout(rejoinTimer));
   async function rejoin() {
     if (closed || (sock === live && live.open)) return;
     try {
-      await join({ quiet: true });
+      const path = await locateRoom((url) => api('GET', url), { game: st.game, room: st.roomId });
+      if (closed) return;
+      await join({ quiet: true, path });
       rejoins = 0;
       banner(t('reconnected'), 'ok');
       resync();
     } catch {
-      if (++rejoins < 30) setTimeout(rejoin, 2000);
+      if (++rejoins < 30 && !closed) rejoinLater();
     }
   }
 
@@ -263,7 +279,7 @@ export async function render(main, { name, args }) {
     sock.send('resync', resyncFields(st)).catch(() => {});
   }
 
-  async function join({ quiet = false } = {}) {
+  async function join({ quiet = false, path = null } = {}) {
     dispatch({ type: 'ui/joining', joining: true });
     try {
       let fields;
@@ -271,6 +287,7 @@ export async function render(main, { name, args }) {
       else if (name === 'game') fields = { game: Number(key) };
       else fields = { room: st.roomId };
       const { socket, ack } = await joinFollowing(live, socketAt, fields, {
+        path,
         onSocket: (s) => { if (s !== sock) { const old = sock; attach(s); if (old !== live) dropSocket(old); } },
         timeoutMs: 10000,
       });
@@ -302,7 +319,9 @@ export async function render(main, { name, args }) {
 
   draw();
   await live.ready();
-  await join();
+  await join({ path: namedPath });
+  // The node named by match_found served this join; a reload asks afresh.
+  if (namedPath && !closed && location.hash.includes('?')) history.replaceState(null, '', '#/room/' + (st.roomId || key));
 
   return () => { closed = true; offs.forEach(f => f()); banner(''); };
 }
