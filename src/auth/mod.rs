@@ -224,24 +224,32 @@ pub async fn load_or_create_secret(
     };
     let secret = db
         .run(move |conn: &mut DbConn| {
-            conn.transaction(|conn| {
-                let existing: Option<String> = server_settings::table
+            let stored = |conn: &mut DbConn| {
+                server_settings::table
                     .find(JWT_SECRET_SETTING)
                     .select(server_settings::value)
-                    .first(conn)
-                    .optional()?;
-                if let Some(s) = existing {
-                    return Ok(s);
-                }
-                diesel::insert_into(server_settings::table)
-                    .values((
-                        server_settings::name.eq(JWT_SECRET_SETTING),
-                        server_settings::value.eq(&fresh),
-                    ))
-                    .execute(conn)?;
-                Ok::<_, diesel::result::Error>(fresh)
-            })
-            .map_err(AppError::from)
+                    .first::<String>(conn)
+                    .optional()
+            };
+            if let Some(s) = stored(conn)? {
+                return Ok(s);
+            }
+            let insert = diesel::insert_into(server_settings::table)
+                .values((
+                    server_settings::name.eq(JWT_SECRET_SETTING),
+                    server_settings::value.eq(&fresh),
+                ))
+                .execute(conn);
+            match insert {
+                Ok(_) => Ok(fresh),
+                // another node starting on the same new database stored its secret first: the
+                // cluster shares that one
+                Err(diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                )) => stored(conn)?.ok_or_else(|| AppError::Internal("JWT secret vanished".into())),
+                Err(e) => Err(e.into()),
+            }
         })
         .await
         .map_err(|e| format!("cannot load the JWT secret: {e:?}"))?;

@@ -11,12 +11,14 @@ pub mod schema;
 use crate::error::{AppError, AppResult};
 use diesel::connection::SimpleConnection;
 use diesel::r2d2::{ManageConnection, Pool, R2D2Connection};
-use diesel::Connection;
+use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use std::time::Duration;
 
 pub const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+/// The PostgreSQL advisory lock key held while migrating ("siguo mg").
+const MIGRATION_LOCK: i64 = 0x7369_6775_6f6d_67;
 
 /// One connection type for both backends.
 #[derive(diesel::MultiConnection)]
@@ -146,11 +148,20 @@ impl Db {
         Ok(Db { pool, backend, manager, group: Default::default() })
     }
 
-    /// Apply pending embedded migrations; returns how many ran.
+    /// Apply pending embedded migrations; returns how many ran. On PostgreSQL several nodes may
+    /// start at once on one database: a session advisory lock lets one migrate at a time (the
+    /// others then find nothing pending).
     pub fn migrate(&self) -> Result<usize, String> {
         let mut conn = self.pool.get().map_err(|e| format!("database: {e}"))?;
         let done = match &mut *conn {
-            DbConn::Pg(c) => c.run_pending_migrations(PG_MIGRATIONS).map(|v| v.len()),
+            DbConn::Pg(c) => {
+                let lock = format!("SELECT pg_advisory_lock({MIGRATION_LOCK})");
+                diesel::sql_query(lock).execute(c).map_err(|e| format!("database: {e}"))?;
+                let done = c.run_pending_migrations(PG_MIGRATIONS).map(|v| v.len());
+                let unlock = format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})");
+                diesel::sql_query(unlock).execute(c).map_err(|e| format!("database: {e}"))?;
+                done
+            }
             DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
         };
         done.map_err(|e| format!("migrations failed: {e}"))

@@ -167,6 +167,36 @@ async fn a_single_node_is_local() {
     assert_eq!(app.get("/ws/n/other").await.status(), 409);
 }
 
+/// Three nodes started at the same moment on a new, empty database: one migrates while the others
+/// wait (an advisory lock), one JWT secret is stored and shared (the others read it), every node
+/// becomes ready, and a token issued by one node is accepted by another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_nodes_starting_together_on_a_new_database() {
+    let (db_url, _db) =
+        tokio::task::spawn_blocking(crate::support::fresh_postgres_db).await.unwrap();
+    let mut ns = ["s1", "s2", "s3"].map(|id| node(id, &db_url));
+    for n in ns.iter_mut() {
+        n.ready().await;
+    }
+    let r = reqwest::Client::new()
+        .post(ns[0].url("/api/auth/guest"))
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+    let s: Value = r.json().await.unwrap();
+    let who = (
+        s["account"]["username"].as_str().unwrap().to_string(),
+        s["account"]["id"].as_i64().unwrap(),
+        s["access_token"].as_str().unwrap().to_string(),
+    );
+    for n in &ns[1..] {
+        connect(n, &who).await; // the hello names the account: the token is valid there
+    }
+}
+
 /// Cluster mode on the embedded SQLite database: the server refuses to start (exit code 2).
 #[test]
 fn cluster_mode_refuses_sqlite() {

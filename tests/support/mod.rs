@@ -80,7 +80,8 @@ pub fn postgres_admin_url() -> String {
 }
 
 /// What the test database is; removed when the `TestApp` drops.
-enum TestDb {
+/// A test database, removed when dropped.
+pub enum TestDb {
     Sqlite { dir: PathBuf },
     Postgres { admin_url: String, name: String },
 }
@@ -106,6 +107,11 @@ impl Drop for TestDb {
             }
         }
     }
+}
+
+/// A new, empty PostgreSQL database (no migrations, no server): (its URL, the guard that drops it).
+pub fn fresh_postgres_db() -> (String, TestDb) {
+    create_postgres_db()
 }
 
 fn create_postgres_db() -> (String, TestDb) {
