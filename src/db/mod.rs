@@ -18,7 +18,7 @@ use std::time::Duration;
 pub const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 /// The PostgreSQL advisory lock key held while migrating ("siguo mg").
-const MIGRATION_LOCK: i64 = 0x7369_6775_6f6d_67;
+const MIGRATION_LOCK: i64 = 0x0073_6967_756f_6d67;
 
 /// One connection type for both backends.
 #[derive(diesel::MultiConnection)]
