@@ -117,13 +117,34 @@ pub fn register(conn: &mut DbConn, node: &str, advertise: &str) -> AppResult<()>
 
 /// One heartbeat: the node's row, and the lease of every unfinished game it owns, for
 /// `grace_ms` more. Returns how many leases were renewed.
+///
+/// On PostgreSQL the renewal skips the rows locked at that instant (`FOR UPDATE SKIP LOCKED`):
+/// those are games whose moves this node is committing (each commit locks its game's row to check
+/// the lease, and a group commit locks several in the order the moves came). A plain multi-row
+/// `UPDATE` would wait for them in its own order and deadlock with the group commit — measured:
+/// at 1,000 games on three nodes, heartbeats failed with "deadlock detected" for seconds and
+/// leases of live games ran out. A skipped game is renewed at the next heartbeat; its lease
+/// would run out only if it were being committed at every heartbeat for `grace_ms`.
 pub fn heartbeat(conn: &mut DbConn, node: &str, grace_ms: u64) -> AppResult<usize> {
     diesel::update(nodes::table.find(node)).set(nodes::heartbeat_at.eq(now())).execute(conn)?;
-    let renewed = diesel::update(
-        games::table.filter(games::node_id.eq(node)).filter(games::state.eq_any(LIVE_STATES)),
-    )
-    .set(games::lease_until.eq(later(grace_ms)))
-    .execute(conn)?;
+    let until = later(grace_ms);
+    let renewed = match conn {
+        DbConn::Pg(c) => {
+            use diesel::sql_types::{Text, Timestamp};
+            diesel::sql_query(
+                "UPDATE games SET lease_until = $1 WHERE id IN (SELECT id FROM games \
+                 WHERE node_id = $2 AND state IN ('deploying', 'battle') FOR UPDATE SKIP LOCKED)",
+            )
+            .bind::<Timestamp, _>(until)
+            .bind::<Text, _>(node)
+            .execute(c)?
+        }
+        DbConn::Sqlite(c) => diesel::update(
+            games::table.filter(games::node_id.eq(node)).filter(games::state.eq_any(LIVE_STATES)),
+        )
+        .set(games::lease_until.eq(until))
+        .execute(c)?,
+    };
     Ok(renewed)
 }
 
