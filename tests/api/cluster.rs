@@ -113,3 +113,52 @@ async fn leases_hold_until_they_run_out(backend: Backend) {
 }
 
 both_backends!(leases_hold_until_they_run_out);
+
+/// The heartbeat never waits for a game row that a commit holds locked (it would deadlock with a
+/// group commit that locks several rows in another order): it renews the node's other games and
+/// skips the locked one, which the next heartbeat renews.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_the_heartbeat_skips_a_game_being_committed() {
+    let app = spawn_app(Backend::Postgres).await;
+    let db = app.state().db.clone();
+    // leases that ran out a moment ago (nobody claimed them yet): a renewal moves them on
+    let busy = game_owned_by(&db, "a", 1000).await;
+    let other = game_owned_by(&db, "a", 1000).await;
+    db.run(|c| cluster::register(c, "a", "127.0.0.1:1")).await.unwrap();
+    // a commit in flight: a transaction that checked the lease of `busy` (its row locked)
+    let (locked_tx, locked) = std::sync::mpsc::channel();
+    let (release_tx, release) = std::sync::mpsc::channel::<()>();
+    let url = app.db_url.clone();
+    let holder = std::thread::spawn(move || {
+        let mut c = siguo::db::DbConn::establish(&url).unwrap();
+        c.transaction::<_, diesel::result::Error, _>(|c| {
+            assert!(cluster::owns(c, busy, "a").unwrap());
+            locked_tx.send(()).unwrap();
+            release.recv().unwrap();
+            Ok(())
+        })
+        .unwrap();
+    });
+    locked.recv().unwrap();
+    let beat = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        db.run(|c| cluster::heartbeat(c, "a", 5000)),
+    )
+    .await;
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    let renewed = beat.expect("the heartbeat waited for the locked row").unwrap();
+    assert_eq!(renewed, 1, "the other game renewed, the locked one skipped");
+    let lease = |g: i64| {
+        let db = db.clone();
+        async move {
+            db.run(move |c| Ok(games::table.find(g).select(games::lease_until).first(c)?))
+                .await
+                .unwrap()
+        }
+    };
+    let (b, o): (Option<chrono::NaiveDateTime>, Option<chrono::NaiveDateTime>) =
+        (lease(busy).await, lease(other).await);
+    assert!(b < o, "only the unlocked game's lease moved on: {b:?} {o:?}");
+    assert_eq!(db.run(|c| cluster::heartbeat(c, "a", 5000)).await.unwrap(), 2, "next beat: both");
+}
