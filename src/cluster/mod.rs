@@ -78,6 +78,10 @@ impl ClusterConfig {
         }
     }
 }
+/// The WebSocket path of node `node`, by which the load balancer routes to it.
+pub fn node_path(node: &str) -> String {
+    format!("/ws/n/{node}")
+}
 
 /// A node id is used in paths (`/ws/n/{node}`) and HAProxy rules: keep it plain.
 pub fn valid_node_id(id: &str) -> bool {

@@ -66,7 +66,6 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
     })))
 }
 
-/// Your games, newest first.
 /// Which node plays a game: its room's socket goes to `path` (`/ws/n/{node}`, routed by the load
 /// balancer). A single node answers `"local"`.
 #[utoipa::path(get, path = "/api/games/{id}/node", tag = "games", responses(
@@ -82,10 +81,16 @@ pub async fn game_node(
         Some(_) => state.live.owner_elsewhere_or_here(id).await?,
         None => state.live.room_by_game(id).map(|_| state.live.node_id().to_string()),
     };
-    let node = node.ok_or(AppError::NotFound { what: "game" })?;
-    Ok(HttpResponse::Ok().json(json!({"node": node, "path": format!("/ws/n/{node}")})))
+    Ok(node_answer(node.ok_or(AppError::NotFound { what: "game" })?))
 }
 
+/// `{node, path}`: where a game's or a room's socket goes (`GET /api/games/{id}/node`,
+/// `GET /api/rooms/{room}/node`).
+pub(crate) fn node_answer(node: String) -> HttpResponse {
+    HttpResponse::Ok().json(json!({"path": crate::cluster::node_path(&node), "node": node}))
+}
+
+/// Your games, newest first.
 #[utoipa::path(get, path = "/api/me/games", tag = "games", params(Page), responses(
     (status = 200, description = "list of `{id, kind, variant, state, seat, seats, result, team_result, escaped, surrendered, created_at, finished_at}`", body = Object),
     (status = 401, description = "`unauthorized`", body = crate::http::openapi::ErrorResponse)))]

@@ -49,7 +49,7 @@ pub async fn room_node(
         return Err(AppError::NotFound { what: "room" });
     }
     let node = state.live.room_node(&room).await?.ok_or(AppError::NotFound { what: "room" })?;
-    Ok(HttpResponse::Ok().json(json!({"node": node, "path": format!("/ws/n/{node}")})))
+    Ok(super::games::node_answer(node))
 }
 
 /// Open a casual room (you become its host); then `join_room` over the WebSocket.

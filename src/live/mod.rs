@@ -377,12 +377,8 @@ impl Live {
         if self.lease().is_none() {
             return fallback;
         }
-        let game = room.strip_prefix('g').and_then(|g| g.parse::<i64>().ok());
-        let owner = match game {
-            Some(game) => self.owner_elsewhere_or_here(game).await,
-            None => self.shared_room_owner(room).await,
-        };
-        match owner {
+        let game = game_of_room(room);
+        match self.recorded_owner(room).await {
             Ok(Some(node)) if node != self.node_id() => {
                 let room = game.is_none().then(|| room.to_string());
                 ProtoError::moved(MovedTo::new(&node, room, game))
@@ -392,9 +388,13 @@ impl Live {
         }
     }
 
-    /// Cluster mode: the live node that runs room `room` according to the shared table.
-    async fn shared_room_owner(&self, room: &str) -> AppResult<Option<String>> {
+    /// Cluster mode: the node the database names for room `room` — a game `g<id>` by its lease,
+    /// another room by the shared `rooms` table (live nodes only); `None` on a single node.
+    async fn recorded_owner(&self, room: &str) -> AppResult<Option<String>> {
         let Some(l) = self.lease() else { return Ok(None) };
+        if let Some(game) = game_of_room(room) {
+            return self.owner_elsewhere_or_here(game).await;
+        }
         let r = room.to_string();
         self.db().run(move |c| crate::cluster::rooms::owner(c, &r, l.grace_ms)).await
     }
@@ -405,13 +405,7 @@ impl Live {
         if self.room(room).is_some() {
             return Ok(Some(self.node_id().to_string()));
         }
-        if self.lease().is_none() {
-            return Ok(None);
-        }
-        match room.strip_prefix('g').and_then(|g| g.parse::<i64>().ok()) {
-            Some(game) => self.owner_elsewhere_or_here(game).await,
-            None => self.shared_room_owner(room).await,
-        }
+        self.recorded_owner(room).await
     }
 
     /// Cluster mode: write this node's rooms to the shared table through `writer` (call once, at
@@ -875,4 +869,9 @@ pub fn parse_options(variant: Variant, v: Option<Value>) -> Result<Options, Prot
         .map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e))?;
     o.validate().map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e.to_string()))?;
     Ok(o)
+}
+
+/// The game of a room named after it (`g<id>`, as restored and ranked rooms are).
+fn game_of_room(room: &str) -> Option<i64> {
+    room.strip_prefix('g').and_then(|g| g.parse::<i64>().ok())
 }

@@ -351,7 +351,7 @@ pub struct MovedTo {
 
 impl MovedTo {
     pub fn new(node: &str, room: Option<String>, game: Option<i64>) -> MovedTo {
-        MovedTo { node: node.to_string(), path: format!("/ws/n/{node}"), room, game }
+        MovedTo { node: node.to_string(), path: crate::cluster::node_path(node), room, game }
     }
 }
 
