@@ -240,49 +240,7 @@ async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_
         // lobby sockets on n1, n2, n3, n1, through the load balancer
         lobbies.push(via(&lb, &format!("/ws/n/n{}", i % 3 + 1), &who[i]).await);
     }
-    for (i, c) in lobbies.iter().enumerate() {
-        let r = http_from(90 + i as u8)
-            .post(lb.url("/api/queue/ranked"))
-            .bearer_auth(&c.token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-    }
-    crate::cluster_queue::answer(&mut lobbies, None).await;
-    let mut found = None;
-    let mut seats = vec![];
-    for c in lobbies.iter_mut() {
-        let m = c.next_of("match_found").await;
-        let here = (m["room"].as_str().unwrap().to_string(), m["game"].as_i64().unwrap());
-        let node = m["node"].as_str().unwrap().to_string();
-        assert!(found.is_none() || found == Some((here.clone(), node.clone())), "one game: {m}");
-        found = Some((here, node));
-        seats.push(m["seats"].as_array().unwrap().clone());
-    }
-    let ((mut room, game), owner) = found.unwrap();
-    assert_eq!(lb.owner(game).await.as_deref(), Some(owner.as_str()));
-
-    // everyone plays on the owner, through the load balancer
-    let mut cs = vec![];
-    for (i, s) in seats.iter().enumerate() {
-        let mut c = via(&lb, &format!("/ws/n/{owner}"), &who[i]).await;
-        c.seats = s.iter().map(|s| s.as_str().unwrap().chars().next().unwrap()).collect();
-        c.act(json!({"type": "join_room", "room": room})).await.expect("join the ranked room");
-        c.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "deploying").await;
-        cs.push(c);
-    }
-    for c in cs.iter_mut() {
-        for s in c.seats.clone() {
-            let confirm = json!({"type": "confirm", "room": room, "seat": s.to_string()});
-            c.act(confirm).await.expect("confirm");
-        }
-    }
-    for c in cs.iter_mut() {
-        wait_battle(c).await;
-    }
-    // client 0 is whoever sits N, so that `play_moves` reads turns from one seat
-    cs.sort_by_key(|c| !c.seats.contains(&'N'));
+    let (mut room, game, owner, mut cs) = ranked_through(&lb, &mut lobbies, &who).await;
     who = cs.iter().map(|c| (c.name.clone(), c.account_id, c.token.clone())).collect();
     let start = cs[0].last_state()["v"].as_u64().unwrap();
     let (mut acked, v) = play_moves(&mut cs, &room, start, 8).await;
@@ -317,10 +275,70 @@ async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_
 
     record(&lb, game, &acked).await;
 
-    // The points, once: the winners +3, the surrendered 0 with one surrender, nobody escaped;
-    // the same from every node (and again after a moment: nothing is applied twice).
+    points_once(nodes.iter().filter(|n| n.id != owner), &cs).await;
+    for c in &cs {
+        c.assert_no_hidden_ranks();
+    }
+}
+
+/// The four lobby clients queue for ranked through the load balancer (from four addresses),
+/// accept the one match, and every player joins its game on the owner named by `match_found`
+/// (through the load balancer), deploys and sees the battle start. Returns (room, game, owner,
+/// the game's clients, North's first so that `play_moves` reads turns from one seat).
+async fn ranked_through(
+    lb: &Haproxy,
+    lobbies: &mut [Client],
+    who: &[Who],
+) -> (String, i64, String, Vec<Client>) {
+    for (i, c) in lobbies.iter().enumerate() {
+        let r = http_from(90 + i as u8)
+            .post(lb.url("/api/queue/ranked"))
+            .bearer_auth(&c.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    }
+    crate::cluster_queue::answer(lobbies, None).await;
+    let mut found = None;
+    let mut seats = vec![];
+    for c in lobbies.iter_mut() {
+        let m = c.next_of("match_found").await;
+        let here = (m["room"].as_str().unwrap().to_string(), m["game"].as_i64().unwrap());
+        let node = m["node"].as_str().unwrap().to_string();
+        assert!(found.is_none() || found == Some((here.clone(), node.clone())), "one game: {m}");
+        found = Some((here, node));
+        seats.push(m["seats"].as_array().unwrap().clone());
+    }
+    let ((room, game), owner) = found.unwrap();
+    assert_eq!(lb.owner(game).await.as_deref(), Some(owner.as_str()));
+    let mut cs = vec![];
+    for (i, s) in seats.iter().enumerate() {
+        let mut c = via(lb, &format!("/ws/n/{owner}"), &who[i]).await;
+        c.seats = s.iter().map(|s| s.as_str().unwrap().chars().next().unwrap()).collect();
+        c.act(json!({"type": "join_room", "room": room})).await.expect("join the ranked room");
+        c.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "deploying").await;
+        cs.push(c);
+    }
+    for c in cs.iter_mut() {
+        for s in c.seats.clone() {
+            let confirm = json!({"type": "confirm", "room": room, "seat": s.to_string()});
+            c.act(confirm).await.expect("confirm");
+        }
+    }
+    for c in cs.iter_mut() {
+        wait_battle(c).await;
+    }
+    cs.sort_by_key(|c| !c.seats.contains(&'N'));
+    (room, game, owner, cs)
+}
+
+/// The points of a game North–South won after East and West surrendered, applied once: the
+/// winners +3, the others 0 with one surrender, nobody escaped — the same from each of `nodes`,
+/// and again after a moment (nothing is applied twice).
+async fn points_once<'a>(nodes: impl Iterator<Item = &'a Node> + Clone, cs: &[Client]) {
     for round in 0..2 {
-        for n in nodes.iter().filter(|n| n.id != owner) {
+        for n in nodes.clone() {
             let board: Value = reqwest::get(n.url("/api/leaderboard/ranked?per_page=10"))
                 .await
                 .unwrap()
@@ -329,7 +347,7 @@ async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_
                 .unwrap();
             let rows = board["rows"].as_array().unwrap();
             assert_eq!(rows.len(), 4, "{board}");
-            for c in &cs {
+            for c in cs {
                 let r = rows.iter().find(|r| r["account_id"] == c.account_id).unwrap();
                 let won = c.seats.contains(&'N') || c.seats.contains(&'S');
                 let expect = if won { json!([3, 1, 1, 0, 0]) } else { json!([0, 1, 0, 1, 0]) };
@@ -339,8 +357,5 @@ async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_
             }
         }
         tokio::time::sleep(Duration::from_millis(1500)).await;
-    }
-    for c in &cs {
-        c.assert_no_hidden_ranks();
     }
 }
