@@ -84,6 +84,7 @@ const zh = {
   reason_no_legal_move_them: '对方无棋可走', reason_no_legal_move_us: '我方无棋可走', reason_no_legal_move_seat: '{seat}无棋可走',
   reason_timeouts_them: '对方第三次超时', reason_timeouts_us: '我方第三次超时', reason_timeouts_seat: '{seat}第三次超时',
   reason_surrender_them: '对方投降', reason_surrender_us: '我方投降', reason_surrender_seat: '{seat}投降',
+  reason_away_them: '对方断线超时', reason_away_us: '我方断线超时', reason_away_seat: '{seat}断线超时',
   reason_no_combat: '连续 100 步没有交战',
 };
 
@@ -171,6 +172,7 @@ const en = {
   reason_no_legal_move_them: 'the enemy had no legal move', reason_no_legal_move_us: 'we had no legal move', reason_no_legal_move_seat: '{seat} had no legal move',
   reason_timeouts_them: 'the enemy timed out a third time', reason_timeouts_us: 'we timed out a third time', reason_timeouts_seat: '{seat} timed out a third time',
   reason_surrender_them: 'the enemy surrendered', reason_surrender_us: 'we surrendered', reason_surrender_seat: '{seat} surrendered',
+  reason_away_them: 'the enemy stayed away too long', reason_away_us: 'we stayed away too long', reason_away_seat: '{seat} stayed away too long',
   reason_no_combat: '100 steps without combat',
 };
 

@@ -306,6 +306,15 @@ describe('the reducer with Hidden Front rooms', () => {
     const watched = end([], 'N', 'no_legal_move');
     assert.equal(S.result(watched).outcome, 'winner');
     assert.deepEqual(S.reasonText(S.result(watched)), { key: 'reason_no_legal_move_seat', seat: 'S' });
+    // away past the grace: an `escaped` event, then the game ends as a surrender of that side
+    const away = (you) => run(inBattle(you), update({
+      events: [{ type: 'escaped', seat: 'N' }, { type: 'game_over', status: { state: 'won', winner: 'S', reason: 'surrender' } }],
+      view: over('S', 'surrender'),
+    }));
+    assert.deepEqual(S.reasonText(S.result(away(['S']))), { key: 'reason_away_them' });
+    assert.deepEqual(S.reasonText(S.result(away(['N']))), { key: 'reason_away_us' });
+    assert.deepEqual(S.reasonText(S.result(away([]))), { key: 'reason_away_seat', seat: 'N' });
+    assert.deepEqual(S.reasonText(S.result(end(['S'], 'S', 'surrender'))), { key: 'reason_surrender_them' }, 'a surrender stays one');
     const drawn = run(inBattle(), update({ view: hfView({ turn: null, status: { state: 'draw', winner: null, reason: 'no_combat' } }) }));
     assert.deepEqual(S.reasonText(S.result(drawn)), { key: 'reason_no_combat' });
   });

@@ -196,10 +196,13 @@ export function result(s) {
   const team = myTeam(s);
   const reason = (status && status.reason) || null;
   if (status && status.state === 'won' && isHiddenFront(s)) {
-    // The winner is a seat: S or N.
+    // The winner is a seat: S or N. A side away past the grace (hidden-front.md §5) ends the
+    // game as a surrender after its `escaped` event: told as its absence.
+    const loser = status.winner === 'S' ? 'N' : 'S';
+    const why = reason === 'surrender' && s.escaped[loser] ? 'away' : reason;
     const mine = mySeats(s);
-    if (mine.length) return { outcome: mine.includes(status.winner) ? 'won' : 'lost', winner: status.winner, reason };
-    return { outcome: 'winner', winner: status.winner, reason };
+    if (mine.length) return { outcome: mine.includes(status.winner) ? 'won' : 'lost', winner: status.winner, reason: why };
+    return { outcome: 'winner', winner: status.winner, reason: why };
   }
   if (status && status.state === 'won') {
     if (team) return { outcome: status.winner === team ? 'won' : 'lost', winner: status.winner, reason };
@@ -231,7 +234,7 @@ export function reasonText(r, team) {
 }
 
 /** Hidden Front's reasons of a win, each told as what happened to the loser. */
-const HF_SIDED = new Set(['flag_captured', 'no_legal_move', 'timeouts', 'surrender']);
+const HF_SIDED = new Set(['flag_captured', 'no_legal_move', 'timeouts', 'surrender', 'away']);
 
 /** The pieces of one seat at the start: rank -> count (rules.md §3). */
 export const COMPOSITION = { 9: 1, 8: 1, 7: 2, 6: 2, 5: 2, 4: 2, 3: 3, 2: 3, 1: 3, B: 2, M: 3, F: 1 };
