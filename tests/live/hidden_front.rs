@@ -1,8 +1,9 @@
 //! Hidden Front (两人军棋) over real WebSockets: two people to the end, one person against a bot,
 //! a restart in the middle of a battle, the third timeout, the deployment clock's lost seat,
-//! seats other than S and N refused; every frame scanned for hidden ranks. Over HTTP: the game,
-//! the lists and the profile name the variant, formations per game, and the ladders stay
-//! untouched.
+//! seats other than S and N refused, the clocks of a public and a private room, the deployment
+//! clock running out, a player away past the grace losing; every frame scanned for hidden ranks.
+//! Over HTTP: the game, the lists and the profile name the variant, formations per game, and the
+//! ladders stay untouched.
 
 use crate::support;
 use crate::support::live::*;
@@ -457,7 +458,84 @@ async fn a_bot_answers_a_draw_offer(backend: Backend) {
     me.assert_no_hidden_ranks();
 }
 
+/// hidden-front.md §6: a public room plays the standard clocks (30 s a move, 90 s to deploy, 60 s
+/// to come back); a friends' room by invite may set more generous ones, never shorter ones.
+async fn public_rooms_play_the_standard_clocks(backend: Backend) {
+    let app = support::spawn_app(backend).await;
+    let mut c = hf(Client::new(&app, "hfc").await, 'S');
+    let room = |public: bool, options: Value| {
+        json!({"type": "create_room", "public": public, "variant": "hidden_front",
+               "options": options})
+    };
+    for o in [json!({"move_seconds": 60}), json!({"reconnect_seconds": 120})] {
+        c.expect_err(room(true, o), "invalid_options").await;
+    }
+    for o in [json!({"move_seconds": 20}), json!({"deploy_seconds": 60})] {
+        c.expect_err(room(false, o), "invalid_options").await;
+    }
+    let generous = json!({"move_seconds": 60, "deploy_seconds": 120, "reconnect_seconds": 120});
+    let ack = c.act(room(false, generous)).await.expect("a private room with longer clocks");
+    let r = c.wait_for(|m| m["type"] == "room" && m["room"] == ack["room"]).await;
+    assert_eq!(
+        (&r["options"]["move_seconds"], &r["options"]["deploy_seconds"]),
+        (&json!(60), &json!(120))
+    );
+    assert_eq!(r["options"]["reconnect_seconds"], 120);
+    c.act(json!({"type": "leave_room", "room": r["room"]})).await.expect("leave");
+    let ack = c.act(room(true, json!({}))).await.expect("a public room");
+    let r = c.wait_for(|m| m["type"] == "room" && m["room"] == ack["room"]).await;
+    let o = &r["options"];
+    assert_eq!((&o["move_seconds"], &o["deploy_seconds"]), (&json!(30), &json!(90)));
+    assert_eq!(o["reconnect_seconds"], 60);
+}
+
+/// hidden-front.md §6 and §5 with short clocks: when the deployment clock runs out, a present
+/// player who has not confirmed starts with the deployment it has (a swap included); in the
+/// battle, a player away for the whole grace loses.
+async fn deployment_clock_then_away_loses(backend: Backend) {
+    let app = support::spawn_app_with(backend, |c| c.live.hidden_front_short_clocks = true).await;
+    let clocks = json!({"deploy_seconds": 30, "reconnect_seconds": 15, "move_seconds": 120});
+    let (room, mut cs) = hf_room(&app, false, clocks).await;
+    let snap = cs[1].frames.iter().rev().find(|m| m["type"] == "snapshot").unwrap().clone();
+    let mut mine = snap["deployments"]["N"]["pieces"].as_object().unwrap().clone();
+    // two ranks without a placement rule, swapped
+    let plain = |r: &Value| r.as_str().is_some_and(|r| r.chars().all(|c| c.is_ascii_digit()));
+    let a = mine.iter().find(|(_, r)| plain(r)).unwrap().0.clone();
+    let b = mine.iter().find(|(_, r)| plain(r) && **r != mine[&a]).unwrap().0.clone();
+    cs[1].act(json!({"type": "swap", "room": room, "a": a, "b": b})).await.expect("swap");
+    let (ra, rb) = (mine[&a].clone(), mine[&b].clone());
+    mine.insert(a, rb);
+    mine.insert(b, ra);
+    cs[0].act(json!({"type": "confirm", "room": room})).await.expect("South confirms");
+    // North stays and never confirms: the clock starts the battle with North's deployment
+    for c in cs.iter_mut() {
+        wait_battle(c).await;
+    }
+    let view = cs[1].last_state()["view"].clone();
+    for (station, rank) in &mine {
+        assert_eq!(view["pieces"][station], json!(format!("N{}", rank.as_str().unwrap())));
+    }
+    assert_eq!(view["turn"], "S");
+    // North goes away; after 15 s it has lost (the turn clock of 120 s plays no part)
+    let north = cs.pop().unwrap();
+    north.assert_no_hidden_ranks();
+    north.close().await;
+    let end = cs[0].wait_for(|m| m["type"] == "update" && over(m)).await;
+    assert_eq!(end["view"]["status"]["state"], "won");
+    assert_eq!(end["view"]["status"]["winner"], "S");
+    let escaped = cs[0].frames.iter().filter(|m| m["type"] == "update").any(|m| {
+        m["events"].as_array().unwrap().iter().any(|e| e["type"] == "escaped" && e["seat"] == "N")
+    });
+    assert!(escaped, "the away seat is announced");
+    let game = end["game"].as_i64().unwrap();
+    let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
+    assert_eq!(g["state"], "finished", "{g}");
+    cs[0].assert_no_hidden_ranks();
+}
+
 both_backends!(
+    public_rooms_play_the_standard_clocks,
+    deployment_clock_then_away_loses,
     a_bot_answers_a_draw_offer,
     two_people_to_the_end,
     one_person_against_a_bot,

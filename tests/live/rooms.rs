@@ -242,4 +242,30 @@ async fn formations(backend: Backend) {
     assert_eq!(st, 404);
 }
 
-both_backends!(rooms_and_seats, practice_to_the_end, formations);
+/// The bots of a four-player practice game answer a draw offer at once: greedy never accepts, so
+/// the first bot asked declines (North, the partner, unless it is thinking its move: then East),
+/// the offer is gone and the game goes on.
+async fn bots_answer_a_draw_offer(backend: Backend) {
+    let app = support::spawn_app(backend).await;
+    let g = guest(&app).await;
+    let mut p = Client::connect(&app, &g).await;
+    p.seats.insert('S');
+    let ack = p.act(json!({"type": "start_practice", "level": "greedy"})).await.unwrap();
+    let room = ack["room"].as_str().unwrap().to_string();
+    p.act(json!({"type": "confirm", "room": room})).await.unwrap();
+    wait_battle(&mut p).await;
+    p.act(json!({"type": "offer_draw", "room": room})).await.expect("offer");
+    let declined = p
+        .wait_for(|m| {
+            m["type"] == "update"
+                && m["events"].as_array().is_some_and(|es| {
+                    es.iter().any(|e| e["type"] == "draw_declined" && e["seat"] != "S")
+                })
+        })
+        .await;
+    assert_eq!(declined["view"]["draw_offer"], Value::Null);
+    assert_eq!(declined["view"]["status"]["state"], "ongoing");
+    p.assert_no_hidden_ranks();
+}
+
+both_backends!(rooms_and_seats, practice_to_the_end, formations, bots_answer_a_draw_offer);

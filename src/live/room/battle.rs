@@ -72,25 +72,34 @@ impl Room {
         self.version()
     }
 
-    /// Hidden Front: a bot opponent answers a draw offer at once (it accepts when it judges its
-    /// position lost, `Bot::accept_draw`). A bot that is thinking lets the offer lapse with its move.
+    /// The bots at the table answer a draw offer at once (each accepts when it judges its side's
+    /// position lost, `Bot::accept_draw`): Hidden Front's one opponent, or in the four-player
+    /// game every other bot seat in play, in seat order, until one declines (rules.md §7: a draw
+    /// when every other live player accepts). A bot that is thinking does not answer; the offer
+    /// stays open for it until it lapses.
     async fn bot_answers_draw(&mut self, offerer: Seat) -> Result<(), ProtoError> {
-        if self.variant.is_four_player() {
-            return Ok(());
-        }
-        let seat = self.variant.next_seat(offerer);
+        let seats = self.variant.seats();
         let b = self.phase.battle_mut()?;
         if b.game.draw_offer().is_none() || b.game.is_over() {
             return Ok(());
         }
-        let Some(bot) = b.table.bots[seat].as_mut() else { return Ok(()) };
-        let view = b.game.view(Viewer::Seats(SeatSet::one(seat)));
-        let accept =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.accept_draw(&view)))
-                .unwrap_or(false);
-        let action =
-            if accept { Action::AcceptDraw { seat } } else { Action::DeclineDraw { seat } };
-        self.commit(vec![action]).await
+        let mut answers = vec![];
+        for &seat in seats.iter().filter(|&&s| s != offerer && b.game.in_play(s)) {
+            let Some(bot) = b.table.bots[seat].as_mut() else { continue };
+            let view = b.game.view(Viewer::Seats(SeatSet::one(seat)));
+            let accept =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.accept_draw(&view)))
+                    .unwrap_or(false);
+            if !accept {
+                answers = vec![Action::DeclineDraw { seat }];
+                break;
+            }
+            answers.push(Action::AcceptDraw { seat });
+        }
+        if answers.is_empty() {
+            return Ok(());
+        }
+        self.commit(answers).await
     }
 
     /// Accept (for every seat one controls) or decline a pending draw offer.
