@@ -207,12 +207,7 @@ async fn surrender_and_draw(backend: Backend) {
     cs[3].act(json!({"type": "decline_draw", "room": room})).await.unwrap();
     cs[2].expect_err(json!({"type": "accept_draw", "room": room}), "no_draw_offer").await;
     cs[1].act(json!({"type": "surrender", "room": room})).await.unwrap();
-    let u = cs[0]
-        .wait_for(|m| {
-            m["type"] == "update"
-                && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "eliminated")
-        })
-        .await;
+    let u = wait_event(&mut cs[0], |e| e["type"] == "eliminated").await;
     assert!(u["events"]
         .as_array()
         .unwrap()

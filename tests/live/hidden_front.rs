@@ -155,11 +155,7 @@ async fn two_people_to_the_end(backend: Backend) {
     cs[1].act(json!({"type": "offer_draw", "room": room})).await.expect("offer");
     cs[0].act(json!({"type": "decline_draw", "room": room})).await.expect("decline");
     for c in cs.iter_mut() {
-        c.wait_for(|m| {
-            m["type"] == "update"
-                && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "draw_declined")
-        })
-        .await;
+        wait_event(c, |e| e["type"] == "draw_declined").await;
     }
     let mut ups: Vec<Value> = cs.iter().map(Client::last_state).collect();
     let mut k = 3usize;
@@ -445,14 +441,7 @@ async fn a_bot_answers_a_draw_offer(backend: Backend) {
     me.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
     me.wait_for(|m| m["type"] == "update" && m["view"]["turn"] == "S").await;
     me.act(json!({"type": "offer_draw", "room": room})).await.expect("offer");
-    let declined = me
-        .wait_for(|m| {
-            m["type"] == "update"
-                && m["events"].as_array().is_some_and(|es| {
-                    es.iter().any(|e| e["type"] == "draw_declined" && e["seat"] == "N")
-                })
-        })
-        .await;
+    let declined = wait_event(&mut me, |e| e["type"] == "draw_declined" && e["seat"] == "N").await;
     assert_eq!(declined["view"]["draw_offer"], Value::Null);
     assert_eq!(declined["view"]["status"]["state"], "ongoing");
     me.assert_no_hidden_ranks();

@@ -99,11 +99,7 @@ async fn rooms_and_seats(backend: Backend) {
     b.expect_err(json!({"type": "take_seat", "room": room, "seat": "E"}), "wrong_phase").await;
     a.act(json!({"type": "confirm", "room": room, "seat": "N"})).await.unwrap();
     a.act(json!({"type": "confirm", "room": room, "seat": "S"})).await.unwrap();
-    a.wait_for(|m| {
-        m["type"] == "update"
-            && m["events"].as_array().unwrap().iter().any(|e| e["type"] == "battle_started")
-    })
-    .await;
+    wait_battle(&mut a).await;
     a.seats = ['N', 'S'].into_iter().collect();
     b.seats.clear();
     // dual-control surrender ends the game for the team
@@ -255,14 +251,7 @@ async fn bots_answer_a_draw_offer(backend: Backend) {
     p.act(json!({"type": "confirm", "room": room})).await.unwrap();
     wait_battle(&mut p).await;
     p.act(json!({"type": "offer_draw", "room": room})).await.expect("offer");
-    let declined = p
-        .wait_for(|m| {
-            m["type"] == "update"
-                && m["events"].as_array().is_some_and(|es| {
-                    es.iter().any(|e| e["type"] == "draw_declined" && e["seat"] != "S")
-                })
-        })
-        .await;
+    let declined = wait_event(&mut p, |e| e["type"] == "draw_declined" && e["seat"] != "S").await;
     assert_eq!(declined["view"]["draw_offer"], Value::Null);
     assert_eq!(declined["view"]["status"]["state"], "ongoing");
     p.assert_no_hidden_ranks();

@@ -407,15 +407,17 @@ pub async fn confirm_all(room: &str, cs: &mut [Client]) {
     }
 }
 
+/// Wait for the next update with an event matching `pred`; returns that update.
+pub async fn wait_event(c: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
+    c.wait_for(|m| {
+        m["type"] == "update" && m["events"].as_array().is_some_and(|es| es.iter().any(&pred))
+    })
+    .await
+}
+
 /// Wait for the update that starts the battle.
 pub async fn wait_battle(c: &mut Client) {
-    c.wait_for(|m| {
-        m["type"] == "update"
-            && m["events"]
-                .as_array()
-                .is_some_and(|e| e.iter().any(|e| e["type"] == "battle_started"))
-    })
-    .await;
+    wait_event(c, |e| e["type"] == "battle_started").await;
 }
 
 /// The latest update/snapshot state a client has seen: returns (v, turn, legal_moves, status state).

@@ -198,7 +198,7 @@ export function result(s) {
   if (status && status.state === 'won' && isHiddenFront(s)) {
     // The winner is a seat: S or N. A side away past the grace (hidden-front.md §5) ends the
     // game as a surrender after its `escaped` event: told as its absence.
-    const loser = status.winner === 'S' ? 'N' : 'S';
+    const loser = hfOpponent(status.winner);
     const why = reason === 'surrender' && s.escaped[loser] ? 'away' : reason;
     const mine = mySeats(s);
     if (mine.length) return { outcome: mine.includes(status.winner) ? 'won' : 'lost', winner: status.winner, reason: why };
@@ -222,7 +222,7 @@ export function reasonText(r, team) {
     // Hidden Front: what happened to the losing side, told from ours.
     if (r.outcome === 'won') return { key: 'reason_' + r.reason + '_them' };
     if (r.outcome === 'lost') return { key: 'reason_' + r.reason + '_us' };
-    return { key: 'reason_' + r.reason + '_seat', seat: r.winner === 'S' ? 'N' : 'S' };
+    return { key: 'reason_' + r.reason + '_seat', seat: hfOpponent(r.winner) };
   }
   if (r.reason === 'elimination') {
     if (r.outcome === 'won') return { key: 'reason_elimination_them' };
@@ -232,6 +232,9 @@ export function reasonText(r, team) {
   void team;
   return { key: 'reason_' + r.reason };
 }
+
+/** Hidden Front's other seat (S against N). */
+const hfOpponent = (seat) => (seat === 'S' ? 'N' : 'S');
 
 /** Hidden Front's reasons of a win, each told as what happened to the loser. */
 const HF_SIDED = new Set(['flag_captured', 'no_legal_move', 'timeouts', 'surrender', 'away']);
