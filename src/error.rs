@@ -21,6 +21,9 @@ pub enum AppError {
     /// 409: conflicts with the current state (e.g. `username_taken`, `seat_taken`).
     #[error("{message}")]
     Conflict { code: &'static str, message: String },
+    /// 409 `moved` (cluster mode): another node owns game `game` now; the answer names it.
+    #[error("game {game} is now played on node {node}")]
+    Moved { game: i64, node: String },
     /// 413
     #[error("request body too large")]
     PayloadTooLarge,
@@ -72,6 +75,7 @@ impl AppError {
             | AppError::TooMany { code, .. }
             | AppError::Wait { code, .. } => code,
             AppError::NotFound { .. } => "not_found",
+            AppError::Moved { .. } => "moved",
             AppError::PayloadTooLarge => "payload_too_large",
             AppError::RateLimited { .. } => "rate_limited",
             AppError::Unavailable => "unavailable",
@@ -107,7 +111,7 @@ impl ResponseError for AppError {
             AppError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             AppError::Forbidden { .. } => StatusCode::FORBIDDEN,
             AppError::NotFound { .. } => StatusCode::NOT_FOUND,
-            AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::Conflict { .. } | AppError::Moved { .. } => StatusCode::CONFLICT,
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::RateLimited { .. } | AppError::TooMany { .. } | AppError::Wait { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -155,6 +159,46 @@ pub type AppResult<T> = Result<T, AppError>;
 /// A serde error message without the server's Rust type names (`expected struct Credentials` →
 /// `expected an object`), fit for a client.
 pub fn plain_serde_message(message: &str) -> String {
+    plain_number_types(&plain_type_names(message))
+}
+
+/// Rust's number types in a parser's message (`expected u32`, `to a i64`) said in words.
+fn plain_number_types(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut words = message.split(' ').peekable();
+    while let Some(w) = words.next() {
+        // "a i64" / "an u8": the article goes with the word that replaces the type
+        if (w == "a" || w == "an") && words.peek().is_some_and(|n| number_words(n).is_some()) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        match number_words(w) {
+            Some((words, rest)) => {
+                out.push_str(words);
+                out.push_str(rest);
+            }
+            None => out.push_str(w),
+        }
+    }
+    out
+}
+
+/// `u32` → "a whole number, 0 or more", with any punctuation after the type kept.
+fn number_words(word: &str) -> Option<(&'static str, &str)> {
+    let end = word.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(word.len());
+    let (ty, rest) = word.split_at(end);
+    let words = match ty {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number, 0 or more",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        _ => return None,
+    };
+    Some((words, rest))
+}
+
+fn plain_type_names(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     loop {
@@ -197,5 +241,15 @@ mod tests {
         let m = super::plain_serde_message("unknown variant `x`, expected enum Level");
         assert_eq!(m, "unknown variant `x`, expected one of the allowed values");
         assert_eq!(super::plain_serde_message("a struct field"), "a struct field");
+        let m = super::plain_serde_message("invalid type: string \"x\", expected u32 at line 1");
+        assert_eq!(m, "invalid type: string \"x\", expected a whole number, 0 or more at line 1");
+        let m = super::plain_serde_message("can not parse \"abc\" to a i64");
+        assert_eq!(m, "can not parse \"abc\" to a whole number");
+        let m = super::plain_serde_message("invalid value: integer `-1`, expected usize.");
+        assert_eq!(m, "invalid value: integer `-1`, expected a whole number, 0 or more.");
+        assert_eq!(
+            super::plain_serde_message("a u32, i64 or f64"),
+            "a whole number, 0 or more, a whole number or a number"
+        );
     }
 }

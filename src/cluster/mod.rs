@@ -191,13 +191,18 @@ pub fn orphans(conn: &mut DbConn) -> AppResult<Vec<i64>> {
 /// write: either the commit comes first (and the claimer's restore reads it) or the claim does
 /// (and the commit is refused).
 pub fn owns(conn: &mut DbConn, game: i64, node: &str) -> AppResult<bool> {
+    Ok(locked_owner(conn, game)?.as_deref() == Some(node))
+}
+
+/// The node recorded as owning `game` (locked for the transaction on PostgreSQL).
+fn locked_owner(conn: &mut DbConn, game: i64) -> AppResult<Option<String>> {
     let owner: Option<Option<String>> = match conn {
         DbConn::Pg(c) => {
             games::table.find(game).select(games::node_id).for_update().first(c).optional()?
         }
         DbConn::Sqlite(c) => games::table.find(game).select(games::node_id).first(c).optional()?,
     };
-    Ok(matches!(owner, Some(Some(o)) if o == node))
+    Ok(owner.flatten())
 }
 
 /// The unfinished games recorded as owned by `node` (a restarted node's own games).
@@ -235,9 +240,9 @@ pub fn live_owner_of(conn: &mut DbConn, game: i64) -> AppResult<Option<String>> 
         .flatten())
 }
 
-/// The error of a write refused because this node no longer owns the game (`moved`).
-pub fn lost_lease(game: i64) -> AppError {
-    AppError::conflict("moved", format!("game {game} is now played on another node"))
+/// The error of a write refused because node `owner` owns the game now (`moved`, naming it).
+pub fn lost_lease(game: i64, owner: String) -> AppError {
+    AppError::Moved { game, node: owner }
 }
 
 /// This node in cluster mode: its id and how long a lease holds.
@@ -264,11 +269,16 @@ impl Guard {
     /// `moved` (and remembered) unless this node owns `game`; call inside the write's transaction.
     pub fn check(&self, conn: &mut DbConn, game: i64) -> AppResult<()> {
         let Some(l) = &self.lease else { return Ok(()) };
-        if owns(conn, game, &l.node)? {
+        let owner = locked_owner(conn, game)?;
+        if owner.as_deref() == Some(l.node.as_str()) {
             return Ok(());
         }
         self.lost.store(true, std::sync::atomic::Ordering::Relaxed);
-        Err(lost_lease(game))
+        match owner {
+            Some(o) => Err(lost_lease(game, o)),
+            // a game row of a cluster always names its owner; without one it is not ours
+            None => Err(AppError::NotFound { what: "game" }),
+        }
     }
 
     /// Record that this node owns a game it has just created (nothing on a single node).

@@ -60,7 +60,7 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
         other => other,
     };
     Ok(HttpResponse::Ok().json(json!({
-        "id": g.id, "kind": g.kind, "variant": g.variant, "state": g.state, "options": g.options,
+        "id": g.id, "kind": g.kind, "variant": g.variant, "state": g.state, "options": g.options.shown(g.variant),
         "created_at": g.created_at, "started_at": g.started_at, "finished_at": g.finished_at,
         "players": g.players, "result": g.result, "record": record, "public": public,
     })))

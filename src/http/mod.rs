@@ -62,13 +62,15 @@ pub fn parse_optional_json<T: serde::de::DeserializeOwned>(
 
 pub fn path_config() -> web::PathConfig {
     web::PathConfig::default().error_handler(|err: PathError, _req| {
-        AppError::bad_request("invalid_path", format!("invalid path parameter: {err}")).into()
+        let m = crate::error::plain_serde_message(&err.to_string());
+        AppError::bad_request("invalid_path", format!("invalid path parameter: {m}")).into()
     })
 }
 
 pub fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err: QueryPayloadError, _req| {
-        AppError::bad_request("invalid_query", format!("invalid query string: {err}")).into()
+        let m = crate::error::plain_serde_message(&err.to_string());
+        AppError::bad_request("invalid_query", format!("invalid query string: {m}")).into()
     })
 }
 

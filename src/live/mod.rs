@@ -244,6 +244,8 @@ pub(crate) struct Inner {
     ips: Mutex<HashMap<IpAddr, usize>>,
     /// permits for bots thinking at once
     bot_thinkers: Arc<tokio::sync::Semaphore>,
+    /// held while a game is restored, so that a join and the heartbeat never restore it twice
+    restoring: tokio::sync::Mutex<()>,
     next_conn: AtomicU64,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
@@ -264,6 +266,21 @@ pub(crate) struct Inner {
 pub type Publisher = Arc<dyn Fn(i64, ByteString) + Send + Sync>;
 
 /// The gauges live play moves (see [`crate::metrics::Metrics`]).
+/// A place among an account's rooms held while its game is made ([`Live::reserve_room`]);
+/// given back if dropped before [`Live::replace_room`].
+pub(crate) struct RoomReservation {
+    live: Live,
+    account_id: i64,
+    key: String,
+}
+
+impl Drop for RoomReservation {
+    fn drop(&mut self) {
+        // after replace_room the key is gone already and this removes nothing
+        self.live.release_room(self.account_id, &self.key);
+    }
+}
+
 pub struct LiveGauges {
     pub open_sockets: prometheus::IntGauge,
     pub live_games: prometheus::IntGauge,
@@ -307,6 +324,7 @@ impl Live {
                     0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
                     n => n,
                 })),
+                restoring: tokio::sync::Mutex::new(()),
                 next_conn: AtomicU64::new(1),
                 config,
                 shutdown,
@@ -371,20 +389,33 @@ impl Live {
         Ok(owner.or_else(|| self.room_by_game(id).map(|_| self.node_id().to_string())))
     }
 
-    /// Cluster mode: `moved`, naming the owner, when room `room` is played on another node (a
-    /// game `g<id>` by its lease, another room by the shared `rooms` table); else `fallback`.
-    pub async fn moved_or(&self, room: &str, fallback: ProtoError) -> ProtoError {
+    /// The room `room` played here; in cluster mode else `moved`, naming the owner, when it is
+    /// played on another node (a game `g<id>` by its lease, another room by the shared `rooms`
+    /// table), or the game restored now when this node has just claimed it and not yet
+    /// restored it; else `fallback`.
+    pub async fn room_or_moved(
+        &self,
+        room: &str,
+        fallback: ProtoError,
+    ) -> Result<room::RoomHandle, ProtoError> {
+        if let Some(h) = self.room(room) {
+            return Ok(h);
+        }
         if self.lease().is_none() {
-            return fallback;
+            return Err(fallback);
         }
         let game = game_of_room(room);
-        match self.recorded_owner(room).await {
-            Ok(Some(node)) if node != self.node_id() => {
+        match (self.recorded_owner(room).await, game) {
+            (Ok(Some(node)), _) if node != self.node_id() => {
                 let room = game.is_none().then(|| room.to_string());
-                ProtoError::moved(MovedTo::new(&node, room, game))
+                Err(ProtoError::moved(MovedTo::new(&node, room, game)))
             }
-            Ok(_) => fallback,
-            Err(e) => e.into(),
+            (Ok(Some(_)), Some(g)) => {
+                self.restore_game(g).await?;
+                self.room(room).ok_or(fallback)
+            }
+            (Ok(_), _) => Err(fallback),
+            (Err(e), _) => Err(e.into()),
         }
     }
 
@@ -489,6 +520,29 @@ impl Live {
         self.rooms_left(mine.len())?;
         mine.insert(id.to_string());
         Ok(())
+    }
+    /// Count room `id` against `account_id`'s rooms whatever their number (a game restored
+    /// after a restart or a failover: it was counted when it was made).
+    pub(crate) fn count_room(&self, account_id: i64, id: &str) {
+        self.inner.owned.lock().unwrap().entry(account_id).or_default().insert(id.to_string());
+    }
+    /// Hold one of `account_id`'s rooms before the game is written, so that concurrent
+    /// requests cannot pass the check together; the held place becomes the room's
+    /// ([`Live::replace_room`]) or is given back when the reservation is dropped.
+    pub(crate) fn reserve_room(&self, account_id: i64) -> AppResult<RoomReservation> {
+        let key = format!("reserved-{}", uuid::Uuid::new_v4());
+        self.claim_room(account_id, &key)?;
+        Ok(RoomReservation { live: self.clone(), account_id, key })
+    }
+    /// The reserved place now counts as room `id`.
+    pub(crate) fn replace_room(&self, r: RoomReservation, id: &str) {
+        {
+            let mut owned = self.inner.owned.lock().unwrap();
+            let mine = owned.entry(r.account_id).or_default();
+            mine.remove(&r.key);
+            mine.insert(id.to_string());
+        }
+        drop(r); // takes the lock again: after the block above has let it go
     }
     /// Room `id` no longer counts against its owner (finished or closed).
     pub(crate) fn release_room(&self, account_id: i64, id: &str) {
@@ -726,7 +780,8 @@ impl Live {
     /// Hidden Front (hidden-front.md §6): a public room plays the standard clocks; a private
     /// room or a practice game may set longer ones (any, with `hidden_front_short_clocks`).
     fn check_clocks(&self, variant: Variant, public: bool, o: &Options) -> AppResult<()> {
-        if variant.is_four_player() || self.inner.config.hidden_front_short_clocks {
+        // the short-clock switch (tests) is for private and practice games only
+        if variant.is_four_player() || (self.inner.config.hidden_front_short_clocks && !public) {
             return Ok(());
         }
         let d = Options::for_variant(variant);
@@ -776,7 +831,7 @@ impl Live {
         if Seat::ALL.into_iter().any(|s| seats[s].is_some() != variant.has_seat(s)) {
             return Err(AppError::internal("a game's seats are those of its variant"));
         }
-        room::spawn_game(self, (kind, variant), seats, options).await
+        room::spawn_game(self, (kind, variant), seats, options, None).await
     }
 
     /// A practice game of `variant`: `who` on `seat` (default South), a bot of `level` on every
@@ -796,8 +851,8 @@ impl Live {
             let m = format!("seat {} does not play in {}", seat.letter(), variant.name());
             return Err(ProtoError::new(ErrorCode::BadSeat, m));
         }
-        // checked before the game row is written (claimed when the room is made)
-        self.room_available(who.account_id)?;
+        // held before the game row is written; the room takes the place when it is made
+        let reserved = self.reserve_room(who.account_id)?;
         let level = level.unwrap_or(Level::Standard);
         let person = SeatOccupant::Account {
             account_id: who.account_id,
@@ -809,7 +864,9 @@ impl Live {
             (false, true) => Some(SeatOccupant::Bot { level }),
             (false, false) => None,
         });
-        Ok(self.create_game_of(GameKind::Practice, variant, seats, options).await?)
+        options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
+        let kind = (GameKind::Practice, variant);
+        Ok(room::spawn_game(self, kind, seats, options, Some(reserved)).await?)
     }
 
     /// Reload every unfinished game from the database and resume it (clocks re-armed + grace).
@@ -828,6 +885,7 @@ impl Live {
     /// Reload one unfinished game and resume it (cluster mode: a game this node has just
     /// claimed or kept). `false` if it is already played here or is no longer unfinished.
     pub async fn restore_game(&self, id: i64) -> AppResult<bool> {
+        let _one_at_a_time = self.inner.restoring.lock().await;
         if self.room_by_game(id).is_some() {
             return Ok(false);
         }
@@ -865,8 +923,9 @@ impl Live {
 /// Parse room options from a client's JSON (missing → the defaults of `variant`), validated.
 pub fn parse_options(variant: Variant, v: Option<Value>) -> Result<Options, ProtoError> {
     let given = v.filter(|v| !v.is_null());
-    let o = Options::from_json_for(variant, given)
-        .map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e))?;
+    let o = Options::from_json_for(variant, given).map_err(|e| {
+        ProtoError::new(ErrorCode::InvalidOptions, crate::error::plain_serde_message(&e))
+    })?;
     o.validate().map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e.to_string()))?;
     Ok(o)
 }

@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use siguo_bots::Level;
 use siguo_rules::{
-    DeployError, Deployment, Formation, Options, Rank, RuleError, Seat, Station, Variant, View,
+    DeployError, Deployment, Formation, Rank, RuleError, Seat, ShownOptions, Station, Variant, View,
 };
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -371,6 +371,9 @@ impl From<crate::error::AppError> for ProtoError {
     /// An error of the HTTP/database layer: its code when the protocol has the same one
     /// (`not_found`, `invalid_options`, `too_many_rooms`, ...), else `internal` (logged).
     fn from(e: crate::error::AppError) -> Self {
+        if let crate::error::AppError::Moved { game, node } = &e {
+            return ProtoError::moved(MovedTo::new(node, None, Some(*game)));
+        }
         use serde::de::value::{Error, StrDeserializer};
         use serde::de::IntoDeserializer;
         let same: Result<ErrorCode, Error> =
@@ -593,7 +596,8 @@ pub struct RoomSummary {
     pub variant: Variant,
     pub host: Option<String>,
     pub host_id: Option<i64>,
-    pub options: Options,
+    /// as the room's game shows them (Hidden Front: its own options and fixed limits)
+    pub options: ShownOptions,
     pub seats: SeatMap<Option<SummarySeat>>,
     pub spectators: usize,
     /// for ordering the list (oldest first); not sent
@@ -678,7 +682,8 @@ pub struct RoomMsg {
     pub public: bool,
     pub invite: Option<String>,
     pub host: Option<String>,
-    pub options: Options,
+    /// as the room's game shows them (Hidden Front: its own options and fixed limits)
+    pub options: ShownOptions,
     pub phase: PhaseName,
     pub game: Option<i64>,
     pub seats: SeatMap<Option<SeatInfo>>,

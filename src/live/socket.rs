@@ -137,6 +137,18 @@ async fn run(
             }
         }
     };
+    if close.as_ref().is_some_and(|c| c.code == CloseCode::Other(super::CLOSE_MOVED)) {
+        // what the room queued before it moved (the `moved` answer to an action among it) still
+        // goes out before the close, for a bounded time
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while let Ok(text) = rx.try_recv() {
+                if session.text(text).await.is_err() {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
     conn.gone().await;
     // a client that does not read may never take the close frame: do not wait for it forever
     let _ = tokio::time::timeout(Duration::from_secs(5), session.close(close)).await;
@@ -334,7 +346,8 @@ impl Conn {
                 Some(r) => r,
                 None => {
                     let e = ProtoError::new(ErrorCode::NotFound, "that game is not being played");
-                    return Err(self.live.moved_or(&format!("g{g}"), e).await);
+                    self.live.room_or_moved(&format!("g{g}"), e).await?;
+                    format!("g{g}")
                 }
             },
             (None, None, None) => {
@@ -353,9 +366,7 @@ impl Conn {
         room: &str,
         (v, by_invite): (Option<u64>, bool),
     ) -> Result<(), ProtoError> {
-        let Some(h) = self.live.room(room) else {
-            return Err(self.live.moved_or(room, no_room()).await);
-        };
+        let h = self.live.room_or_moved(room, no_room()).await?;
         let who = self.peer.who.clone();
         let cmd = Cmd::Join { conn: self.tx.clone(), who, id: id.clone(), v, by_invite };
         if !h.send(cmd).await {
@@ -368,9 +379,7 @@ impl Conn {
     /// A room message: to its room's task.
     async fn forward(&mut self, id: &Option<ClientId>, msg: ClientMsg) -> Result<(), ProtoError> {
         let room = msg.room().unwrap_or_default().to_string();
-        let Some(h) = self.live.room(&room) else {
-            return Err(self.live.moved_or(&room, no_room()).await);
-        };
+        let h = self.live.room_or_moved(&room, no_room()).await?;
         let leaving = matches!(msg, ClientMsg::LeaveRoom { .. });
         let cmd =
             Cmd::Msg { conn: self.tx.clone(), who: self.peer.who.clone(), id: id.clone(), msg };

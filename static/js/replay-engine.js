@@ -25,7 +25,7 @@ const LEVEL = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9 };
 
 function clone(s) {
   return {
-    pieces: { ...s.pieces }, turn: s.turn, eliminated: { ...s.eliminated }, skips: { ...s.skips },
+    pieces: { ...s.pieces }, turn: s.turn, eliminated: { ...s.eliminated }, fallen: { ...s.fallen }, skips: { ...s.skips },
     steps: s.steps, quiet: s.quiet, offer: s.offer, flags: [...s.flags], over: s.over, last: null, note: null,
   };
 }
@@ -57,7 +57,10 @@ function hasLegalMove(s, seat, options, b = FOUR) {
 function eliminate(s, seat, reason, notes) {
   if (s.eliminated[seat]) return;
   s.eliminated[seat] = reason;
-  for (const [stn, code] of Object.entries(s.pieces)) if (code[0] === seat) delete s.pieces[stn];
+  // its pieces leave the board; kept as they stood, for the full reveal at the end
+  const fallen = {};
+  for (const [stn, code] of Object.entries(s.pieces)) if (code[0] === seat) { fallen[stn] = code; delete s.pieces[stn]; }
+  s.fallen = { ...s.fallen, [seat]: fallen };
   notes.push({ type: 'eliminated', seat, reason });
   for (const team of ['NS', 'EW']) {
     const seats = SEATS.filter(x => TEAM[x] === team);
@@ -142,16 +145,16 @@ function drawAction(n, action, notes) {
 }
 
 /**
- * Build every position of a record: returns [{pieces, turn, eliminated, skips, steps, quiet,
- * flags, over, last, notes}] where index 0 is the deployment and index i the position after
- * action i.
+ * Build every position of a record: returns [{pieces, turn, eliminated, fallen, skips, steps,
+ * quiet, flags, over, last, notes}] where index 0 is the deployment and index i the position after
+ * action i. `fallen` keeps, per eliminated seat, the pieces it had when it was eliminated.
  */
 export function replayRecord(record) {
   return record.variant === 'hidden_front' ? replayHiddenFront(record) : replayFourPlayer(record);
 }
 
 function start(record, skips, turn) {
-  const s = { pieces: {}, turn, eliminated: {}, skips, steps: 0, quiet: 0, offer: null, flags: [], over: null };
+  const s = { pieces: {}, turn, eliminated: {}, fallen: {}, skips, steps: 0, quiet: 0, offer: null, flags: [], over: null };
   for (const d of record.deployments || []) {
     for (const [stn, rank] of Object.entries(d.pieces || {})) s.pieces[stn] = d.seat + rank;
   }

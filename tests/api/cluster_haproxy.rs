@@ -4,7 +4,7 @@
 //! another node owns the game, every player reconnects through HAProxy, no acknowledged move is
 //! lost or doubled, and the game is played to its end.
 use crate::support::cluster::{Haproxy, Node};
-use crate::support::live::{account, pick_move, wait_battle, Client};
+use crate::support::live::{account, assert_ended, pick_move, wait_battle, wait_over, Client};
 use crate::support::{spawn_app, Backend};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -191,10 +191,10 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
     // North and South surrender: East–West win, and the game is over on every socket.
     cs[0].act(json!({"type": "surrender", "room": room})).await.expect("N surrenders");
     cs[2].act(json!({"type": "surrender", "room": room})).await.expect("S surrenders");
+    let won = json!({"state": "won", "winner": "EW", "reason": "elimination"});
     for c in cs.iter_mut() {
-        let over =
-            c.wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
-        assert_eq!(over["view"]["status"]["winner"], "EW");
+        let over = wait_over(c).await;
+        assert_ended(c, &over, won.clone(), &[]);
     }
 
     // The record, read through the load balancer: every acknowledged move once, in order.
@@ -267,10 +267,10 @@ async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_
     let w = cs.iter().position(|c| c.seats.contains(&'W')).unwrap();
     cs[e].act(json!({"type": "surrender", "room": room})).await.expect("E surrenders");
     cs[w].act(json!({"type": "surrender", "room": room})).await.expect("W surrenders");
+    let won = json!({"state": "won", "winner": "NS", "reason": "elimination"});
     for c in cs.iter_mut() {
-        let over =
-            c.wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
-        assert_eq!(over["view"]["status"]["winner"], "NS");
+        let over = wait_over(c).await;
+        assert_ended(c, &over, won.clone(), &[]);
     }
 
     record(&lb, game, &acked).await;

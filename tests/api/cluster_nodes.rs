@@ -139,17 +139,60 @@ async fn postgres_a_node_that_lost_the_lease_cannot_commit() {
     .unwrap();
     let (from, to) = pick_move(&u["legal_moves"], 0).unwrap();
     p.send(&json!({"type": "move", "id": 7001, "room": room, "from": from, "to": to})).await;
-    // the room stops and closes its sockets; the refusal (`moved`) may or may not reach the
-    // client before the close, but the move is never acknowledged
+    // the room stops and closes its sockets, after the refusal: `moved`, naming the new owner
     assert_eq!(p.wait_closed().await, 4009, "the room's sockets are told it moved");
-    for f in p.frames.iter().filter(|f| f["id"] == 7001) {
-        assert_eq!((&f["type"], &f["code"]), (&json!("error"), &json!("moved")), "{f}");
-    }
+    let refusal: Vec<&Value> = p.frames.iter().filter(|f| f["id"] == 7001).collect();
+    assert_eq!(refusal.len(), 1, "the move is answered before the close: {:?}", p.frames);
+    let f = refusal[0];
+    assert_eq!((&f["type"], &f["code"]), (&json!("error"), &json!("moved")), "{f}");
+    assert_eq!((&f["node"], &f["path"]), (&json!("new"), &json!("/ws/n/new")), "{f}");
+    assert_eq!(f["game"], game, "{f}");
     assert_eq!(count(db).await, before, "nothing written");
     // the node now sends newcomers to the owner
     let mut q = Client::connect(&app, &who).await;
     let e = q.expect_err(json!({"type": "join_room", "game": game}), "moved").await;
     assert!(e["message"].as_str().unwrap().contains("/ws/n/new"), "{e}");
+}
+
+/// Right after a node claims a game it does not play yet, `join_room` there answers the room
+/// (restored at once), not `not_found` (issue 25 §5: the gap between a claim and its restore).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_claimed_game_is_joined_before_its_restore() {
+    let app = spawn_app_with(Backend::Postgres, |c| {
+        c.cluster.enabled = true;
+        c.cluster.node_id = "a".into();
+    })
+    .await;
+    let mut b = node("b", &app.db_url);
+    b.ready().await;
+    let who = account(&app, "cj").await;
+    let mut p = Client::connect(&app, &who).await;
+    p.seats.insert('S');
+    let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
+    let (room, game) = (ack["room"].as_str().unwrap().to_string(), ack["game"].as_i64().unwrap());
+    p.act(json!({"type": "confirm", "room": room})).await.unwrap();
+    wait_battle(&mut p).await;
+    let (_, _, v) = play(&mut p, &room, 0, 1).await;
+    // node b claims the game (as after a's lease ran out): the row names b, b has not restored it
+    app.state()
+        .db
+        .run(move |c| {
+            use diesel::prelude::*;
+            use siguo::db::schema::games;
+            diesel::update(games::table.find(game)).set(games::node_id.eq("b")).execute(c)?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let mut q = connect(&b, &who).await;
+    q.seats.insert('S');
+    let ack = q.act(json!({"type": "join_room", "game": game, "v": v})).await;
+    let ack = ack.unwrap_or_else(|e| panic!("joining the claimed game on b: {e}"));
+    assert_eq!((&ack["room"], &ack["game"]), (&json!(format!("g{game}")), &json!(game)), "{ack}");
+    // and it plays on there
+    play(&mut q, &format!("g{game}"), 0, 3).await;
+    q.assert_no_hidden_ranks();
+    drop(b);
 }
 
 /// Single node: `/api/games/{id}/node` answers `local`, and `/ws/n/local` is the socket.

@@ -178,6 +178,35 @@ fn hidden_front_play_timeouts_quiet_steps_and_draw_offers() {
     );
 }
 
+/// hidden-front.md §8: `rules view` of a Hidden Front position names its counters `steps`,
+/// `quiet_steps` and `timeouts` (never `skips`), and its options are Hidden Front's own, with
+/// its fixed limits (no `max_skips`, `max_steps` or `info_mode`); the same in `play`'s position.
+#[test]
+fn hidden_front_view_counters_and_options() {
+    let mut pos = hf("S", json!({"C1": "N2", "C12": "S2", "B1": "NF"}));
+    pos["timeouts"] = json!({"S": 2, "N": 1});
+    pos["quiet_steps"] = json!(40);
+    pos["steps"] = json!(55);
+    let (code, v) = referee(&["view", "N"], &pos.to_string());
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["timeouts"], json!({"S": 2, "N": 1}), "{v}");
+    assert_eq!((&v["steps"], &v["quiet_steps"]), (&json!(55), &json!(40)));
+    assert!(v.get("skips").is_none(), "no four-player counter: {v}");
+    let hf_options = json!({"move_seconds": 30, "deploy_seconds": 90, "reconnect_seconds": 60,
+        "flag_capture": "any", "mines": "mutual", "max_timeouts": 3, "max_quiet_steps": 100});
+    assert_eq!(v["options"], hf_options);
+    assert_eq!(v["pieces"]["C12"], "S?", "North does not see South's rank");
+    let input = json!({"position": pos, "actions": ["C12-C11"]});
+    let (code, v) = referee(&["play"], &input.to_string());
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["position"]["options"], hf_options);
+    // a four-player option in a Hidden Front position is refused
+    let mut bad = hf("S", json!({"C1": "N2", "C12": "S2"}));
+    bad["options"] = json!({"max_steps": 300});
+    let (c, v) = referee(&["view", "S"], &bad.to_string());
+    assert_eq!((c, v["error"]["code"].as_str()), (2, Some("invalid_position")), "{v}");
+}
+
 #[test]
 fn hidden_front_bad_positions_exit_2() {
     for (pos, code) in [

@@ -158,7 +158,52 @@ async fn openapi_covers_endpoints(backend: Backend) {
     }
 }
 
-both_backends!(openapi_covers_endpoints);
+/// Issue 25 §5: an answer never names one of the server's Rust types (`i64`, `u32`, `struct
+/// X`), for a bad path, query, body or room option, over HTTP and the WebSocket.
+async fn errors_speak_our_words(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let rust = |m: &str| {
+        m.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+            ["u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64"]
+                .contains(&w)
+                || w == "struct"
+                || w == "enum"
+        })
+    };
+    let check = |(status, body): (u16, Value), want: (u16, &str)| {
+        assert_eq!((status, body["error"]["code"].as_str().unwrap()), want, "{body}");
+        let m = body["error"]["message"].as_str().unwrap();
+        assert!(!rust(m), "a Rust type in {m:?}");
+    };
+    let answer = |r: reqwest::Response| async move {
+        (r.status().as_u16(), r.json::<Value>().await.unwrap())
+    };
+    check(answer(app.get("/api/games/abc").await).await, (400, "invalid_path"));
+    check(answer(app.get("/api/games/99999999999999999999").await).await, (400, "invalid_path"));
+    check(answer(app.get("/api/leaderboard/ranked?page=abc").await).await, (400, "invalid_query"));
+    let (_c, session) = app.new_account("err").await;
+    let token = session["access_token"].as_str().unwrap().to_string();
+    let post = |body: Value| {
+        support::new_client().post(app.url("/api/rooms")).bearer_auth(&token).json(&body).send()
+    };
+    let r = post(serde_json::json!({"options": {"move_seconds": "x"}})).await.unwrap();
+    check(answer(r).await, (400, "invalid_options"));
+    let r = post(serde_json::json!({"options": {"max_steps": -1}})).await.unwrap();
+    check(answer(r).await, (400, "invalid_options"));
+    let r = post(serde_json::json!({"public": 5})).await.unwrap();
+    check(answer(r).await, (400, "invalid_body"));
+    // the WebSocket speaks the same words
+    let who = crate::support::live::account(&app, "erw").await;
+    let mut c = crate::support::live::Client::connect(&app, &who).await;
+    let practice = serde_json::json!({"type": "start_practice", "options": {"move_seconds": "x"}});
+    let e = c.expect_err(practice, "invalid_options").await;
+    assert!(!rust(e["message"].as_str().unwrap()), "{e}");
+    let e =
+        c.expect_err(serde_json::json!({"type": "join_room", "game": "g1"}), "bad_message").await;
+    assert!(!rust(e["message"].as_str().unwrap()), "{e}");
+}
+
+both_backends!(openapi_covers_endpoints, errors_speak_our_words);
 
 /// `/readyz` reports a lost database as 503 `unavailable` (while `/healthz` stays up).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

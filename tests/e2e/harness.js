@@ -148,3 +148,39 @@ export async function register(page, url, name, password = 'Tr1cky-Pass-' + name
   await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
   return password;
 }
+
+/** The endings the rules allow, per game and state (rules.md §7, hidden-front.md §5). */
+const RULE_ENDINGS = {
+  four_player: { won: ['elimination'], draw: ['step_limit', 'agreement'] },
+  hidden_front: { won: ['flag_captured', 'no_legal_move', 'timeouts'], draw: ['no_combat', 'agreement'] },
+};
+
+/**
+ * The game the page shows has ended, and how: read through the page (its cookies) from the
+ * record of the game its result box links to. With `expect` the result must be exactly that
+ * (`{state, winner, reason}`); without it, an ending the rules allow for a game played at
+ * random (never a surrender or an escape the test did not make). No seat escaped but `escaped`;
+ * the result box never says a side was away unless one escaped. Returns the record.
+ */
+export async function assertEnded(page, { expect = null, escaped = [] } = {}) {
+  const href = await page.getAttribute('[data-testid=replay-link]', 'href');
+  const id = /#\/replay\/(\d+)/.exec(href || '')?.[1];
+  if (!id) throw new Error('no replay link in the result box: ' + href);
+  const g = await page.evaluate(async (id) => (await fetch('/api/games/' + id)).json(), id);
+  if (g.state !== 'finished') throw new Error(`game ${id} is not finished: ${JSON.stringify(g)}`);
+  if (expect) {
+    if (JSON.stringify(sorted(g.result)) !== JSON.stringify(sorted(expect))) {
+      throw new Error(`game ${id} ended ${JSON.stringify(g.result)}, expected ${JSON.stringify(expect)}`);
+    }
+  } else {
+    const allowed = (RULE_ENDINGS[g.variant || 'four_player'] || {})[g.result.state] || [];
+    if (!allowed.includes(g.result.reason)) throw new Error(`game ${id} ended by ${JSON.stringify(g.result)}`);
+  }
+  const away = g.players.filter(p => p.escaped).map(p => p.seat).sort();
+  if (away.join() !== [...escaped].sort().join()) throw new Error(`seats escaped in game ${id}: ${away.join() || 'none'}`);
+  const text = await page.textContent('[data-testid=result]');
+  if (!escaped.length && /断线超时/.test(text)) throw new Error('the result box tells of an absence: ' + text);
+  return g;
+}
+
+const sorted = (o) => Object.fromEntries(Object.entries(o || {}).sort(([a], [b]) => a.localeCompare(b)));

@@ -4,8 +4,8 @@
 // (the board turned: our side at the bottom) ended by surrender, and the phone width.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildServer, startServer, launchBrowser, newPage, register, uniqueName } from './harness.js';
-import { confirmDeployment, stationsWithLabel, clickStation, labelAt, playUntilOver } from './play.js';
+import { buildServer, startServer, launchBrowser, newPage, register, uniqueName, assertEnded } from './harness.js';
+import { confirmDeployment, stationsWithLabel, clickStation, labelAt, playUntilOver, playSlowly } from './play.js';
 
 let server, browser;
 
@@ -120,6 +120,7 @@ test('Hidden Front: a practice game against the computer, played to its end as S
 
   // Game over: a result told from our side, full reveal, the casualties of both sides.
   assert.match(await page.textContent('[data-testid=result]'), /你赢了|你输了|和棋/);
+  await assertEnded(page);
   assert.ok((await page.textContent('[data-testid=result-reason]')).length > 0, 'the reason is told');
   assert.equal(await page.$$eval('svg.board .piece.back', x => x.length), 0, 'everything revealed at the end');
   assert.deepEqual(await page.$$eval('[data-testid=casualties] [data-seat]', rs => rs.map(r => r.getAttribute('data-seat'))), ['S', 'N']);
@@ -168,7 +169,38 @@ test('Hidden Front as North at phone width: the board turned, our side at the bo
   await page.waitForSelector('[data-testid=result]', { timeout: 30_000 });
   assert.match(await page.textContent('[data-testid=result]'), /你输了/);
   assert.match(await page.textContent('[data-testid=result-reason]'), /我方投降/);
+  await assertEnded(page, { expect: { state: 'won', winner: 'S', reason: 'surrender' } });
   assert.equal(await page.$$eval('svg.board .piece.back', x => x.length), 0, 'everything revealed at the end');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Issue 25: every Hidden Front practice game used to end 60 s after it was made (the computer
+// "escaped"). With the default options, a person who takes their time plays on for more than
+// twice the reconnect grace (60 s): the game goes on, or ends by a rule, and nobody is away.
+test('Hidden Front practice with the default options: the computer is never away', { timeout: 600_000 }, async () => {
+  const page = await newPage(browser, server.url);
+  await register(page, server.url, uniqueName('慢'));
+  await page.goto(server.url + '/#/lobby');
+  await page.click('[data-testid=game-hidden_front]');
+  await page.waitForSelector('[data-testid=game-hidden_front][aria-pressed=true]');
+  await page.click('[data-testid=practice]');
+  await page.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
+  const game = /#\/room\/g(\d+)/.exec(page.url())?.[1];
+  assert.ok(game, 'a practice game\'s room: ' + page.url());
+  const record = () => page.evaluate(async (id) => (await fetch('/api/games/' + id)).json(), game);
+  assert.deepEqual((await record()).options.move_seconds, 30, 'the default clocks');
+  await confirmDeployment(page);
+  const moves = await playSlowly(page, { ms: 130_000, thinkMs: 5_000 });
+  assert.ok(moves > 5, `we played on (${moves} moves)`);
+  if (await page.$('[data-testid=result]')) {
+    await assertEnded(page);
+  } else {
+    const g = await record();
+    assert.equal(g.state, 'battle', 'still played after twice the grace');
+    assert.deepEqual(g.players.filter(p => p.escaped), [], 'nobody escaped');
+    assert.doesNotMatch(await page.textContent('body'), /断线超时|对方断线/);
+  }
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -3,7 +3,7 @@
 // board's size on a laptop and a phone, the replay's controls in view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildServer, startServer, launchBrowser, newPage, register, uniqueName } from './harness.js';
+import { buildServer, startServer, launchBrowser, newPage, register, uniqueName, assertEnded } from './harness.js';
 import { confirmDeployment, clickStation, playUntilOver } from './play.js';
 
 let server, browser;
@@ -95,6 +95,8 @@ test('a practice round at 1280 × 800: big board, numbered moves, the log in wor
   const result = await page.textContent('[data-testid=result]');
   if (/落败/.test(result)) assert.doesNotMatch(result, /对方两家全部出局/);
   if (/获胜/.test(result)) assert.doesNotMatch(result, /我方两家全部出局/);
+  await assertEnded(page);
+  assert.equal(await page.$$eval('[data-testid=casualties] .chip.back', x => x.length), 0, 'every lost piece named at the end');
 
   // The replay: its controls in view beside the board, and stepping does not scroll.
   await page.click('[data-testid=replay-link]');

@@ -47,6 +47,30 @@ export async function playUntilOver(page, { maxMoves = 400, onMove } = {}) {
   }
 }
 
+/**
+ * Play as a person who takes their time: on each of our turns wait `thinkMs`, then make a move;
+ * stop after `ms` or at the end of the game. Returns the number of moves made.
+ */
+export async function playSlowly(page, { ms, thinkMs }) {
+  const until = Date.now() + ms;
+  let moves = 0;
+  while (Date.now() < until) {
+    if (await page.$('[data-testid=result]')) return moves;
+    const mine = await page.waitForSelector('svg.board .layer-pieces .piece.selectable', { timeout: 2000 }).then(() => true, () => false);
+    if (!mine) continue;
+    await page.waitForTimeout(thinkMs);
+    const from = await page.$eval('svg.board .layer-pieces .piece.selectable', g => g.getAttribute('data-station')).catch(() => null);
+    if (!from || !await clickStation(page, from, 2000).then(() => true, () => false)) continue;
+    const to = await page.waitForSelector('svg.board .layer-targets .target', { timeout: 3000 })
+      .then(t => t.getAttribute('data-station'), () => null);
+    if (to && await clickStation(page, to, 2000).then(() => true, () => false)) {
+      moves += 1;
+      await page.waitForFunction(() => !document.querySelector('svg.board .piece.selectable.selected'), null, { timeout: 15_000 }).catch(() => {});
+    }
+  }
+  return moves;
+}
+
 /** Check a screenshot is not blank: decode it in the page and measure colour variety. */
 export async function screenshotStats(page, png) {
   const b64 = png.toString('base64');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, startServer, launchBrowser, newPage, register, uniqueName } from './harness.js';
+import { buildServer, startServer, launchBrowser, newPage, register, uniqueName, assertEnded } from './harness.js';
 import { confirmDeployment, stationsWithLabel, clickStation, labelAt, playUntilOver, screenshotStats } from './play.js';
 
 let server, browser;
@@ -125,7 +125,10 @@ test('a practice game against bots, played to its end; refused swap; battle scre
   // Game over: full reveal (no hidden piece left) and a result.
   const result = await page.textContent('[data-testid=result]');
   assert.match(result, /获胜|落败|和棋/);
+  await assertEnded(page);
   assert.equal(await page.$$eval('svg.board .piece.back', x => x.length), 0, 'everything revealed at the end');
+  // the casualties panel names every lost piece of every seat, eliminated ones included
+  assert.equal(await page.$$eval('[data-testid=casualties] .chip.back', x => x.length), 0, 'no blank backs at the end');
 
   // Replay: step forward and back.
   await page.click('[data-testid=replay-link]');
@@ -170,6 +173,7 @@ test('the server restarts in the middle of a game: the reconnect banner shows an
   const moves = await playUntilOver(page);
   assert.ok(moves > 0);
   assert.match(await page.textContent('[data-testid=result]'), /获胜|落败|和棋/);
+  await assertEnded(page);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -224,6 +228,7 @@ test('a casual game with two people in two browsers plus two bots', { timeout: 6
   const [ra, rb] = [await alice.textContent('[data-testid=result]'), await bob.textContent('[data-testid=result]')];
   assert.match(ra, /获胜|落败|和棋/);
   assert.equal(ra, rb, 'partners see the same result');
+  await assertEnded(alice);
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
   await alice.context().close();
@@ -293,6 +298,7 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   // The reason is told from each side: never "both enemy seats eliminated" above "your team lost".
   assert.match(await alice.textContent('[data-testid=result-reason]'), /我方两家全部出局/);
   assert.match(await bob.textContent('[data-testid=result-reason]'), /对方两家全部出局/);
+  await assertEnded(bob);
   // Points change after a ranked game: +3 for the win, 0 for the surrender.
   await bob.waitForSelector('[data-testid=points]:has-text("+3")', { timeout: 30_000 });
   await alice.waitForSelector('[data-testid=points]:has-text("0")', { timeout: 30_000 });

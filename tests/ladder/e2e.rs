@@ -79,14 +79,6 @@ async fn confirm_seats(c: &mut Client, room: &str) {
     }
 }
 
-async fn wait_game_over(c: &mut Client) -> Value {
-    c.wait_for(|m| {
-        m["type"] == "update"
-            && m["view"]["status"]["state"].as_str().is_some_and(|s| s != "ongoing")
-    })
-    .await
-}
-
 async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Backend) {
     let app = spawn_app(backend).await;
     let mut a = Client::new(&app, "dq").await;
@@ -124,9 +116,10 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
     wait_battle(&mut b).await;
     // a surrenders (no seat given: both of its seats)
     a.act(json!({"type": "surrender", "room": room})).await.expect("surrender");
-    let over = wait_game_over(&mut b).await;
+    let over = wait_over(&mut b).await;
     let b_team = if b.seats.contains(&'N') { "NS" } else { "EW" };
-    assert_eq!(over["view"]["status"]["winner"], b_team);
+    let won = json!({"state": "won", "winner": b_team, "reason": "elimination"});
+    assert_ended(&b, &over, won, &[]);
     a.assert_no_hidden_ranks();
     b.assert_no_hidden_ranks();
 
@@ -210,7 +203,7 @@ async fn ranked_escape_then_the_partner_plays_on(backend: Backend) {
     let mut latest_s = json!({"v": -1});
     let over = loop {
         let un = cs[n].next_of("update").await;
-        if un["view"]["status"]["state"].as_str().is_some_and(|st| st != "ongoing") {
+        if is_over(&un) {
             break un;
         }
         let (who, u) = match un["view"]["turn"].as_str() {
@@ -229,7 +222,9 @@ async fn ranked_escape_then_the_partner_plays_on(backend: Backend) {
         // an update read late may be stale: a refused move is simply retried on the next update
         let _ = cs[who].act(json!({"type": "move", "room": room, "from": from, "to": to})).await;
     };
-    assert_eq!(over["view"]["status"]["winner"], "NS");
+    // W escaped (the test made it leave) and skipped itself out; E surrendered: N–S win
+    let won = json!({"state": "won", "winner": "NS", "reason": "elimination"});
+    assert_ended(&cs[n], &over, won, &["W"]);
     let board = get_json(&app, "/api/leaderboard/ranked?per_page=10", None).await;
     let by_seat = |seat: char| {
         let id = cs.iter().find(|c| c.seats.contains(&seat)).unwrap().account_id;

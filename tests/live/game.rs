@@ -135,12 +135,14 @@ async fn whole_game_no_hidden_ranks(backend: Backend) {
         ups.push(v);
     }
     let final_ups = play_to_end(&room, &mut cs, ups, std::slice::from_mut(&mut spec)).await;
-    let status = &final_ups[0]["view"]["status"];
-    assert_ne!(status["state"], "ongoing");
+    // random play: an ending the rules allow (elimination, or the step limit of 50 here)
+    let status = assert_rule_ending(&cs[0], &final_ups[0]);
     if status["state"] == "draw" {
-        // the step limit (50 here) ends the game
         assert_eq!(status["reason"], "step_limit");
         assert_eq!(final_ups[0]["view"]["steps"], 50);
+    }
+    for c in cs.iter().chain([&spec]) {
+        assert_escaped(c, &[]);
     }
     let events = final_ups[0]["events"].as_array().unwrap();
     assert_eq!(events.last().unwrap()["type"], "game_over");
@@ -194,9 +196,13 @@ async fn surrender_and_draw(backend: Backend) {
     cs[0].act(json!({"type": "accept_draw", "room": room})).await.unwrap();
     cs[2].act(json!({"type": "accept_draw", "room": room})).await.unwrap();
     cs[3].act(json!({"type": "accept_draw", "room": room})).await.unwrap();
-    let over =
-        cs[0].wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "draw").await;
-    assert_eq!(over["view"]["status"]["reason"], "agreement");
+    let over = wait_over(&mut cs[0]).await;
+    assert_ended(
+        &cs[0],
+        &over,
+        json!({"state": "draw", "winner": null, "reason": "agreement"}),
+        &[],
+    );
     assert_eq!(over["clock"]["phase"], "finished");
     cs[0].expect_err(json!({"type": "offer_draw", "room": room}), "game_over").await;
 
@@ -215,9 +221,9 @@ async fn surrender_and_draw(backend: Backend) {
         .any(|e| e["type"] == "eliminated" && e["seat"] == "E" && e["reason"] == "surrendered"));
     cs[1].expect_err(json!({"type": "surrender", "room": room}), "seat_eliminated").await;
     cs[3].act(json!({"type": "surrender", "room": room, "seat": "W"})).await.unwrap();
-    let over =
-        cs[0].wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
-    assert_eq!(over["view"]["status"]["winner"], "NS");
+    let over = wait_over(&mut cs[0]).await;
+    let won = json!({"state": "won", "winner": "NS", "reason": "elimination"});
+    assert_ended(&cs[0], &over, won, &[]);
     let game = over["game"].as_i64().unwrap();
     let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
     let players = g["players"].as_array().unwrap();

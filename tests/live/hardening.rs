@@ -240,7 +240,9 @@ async fn bots_think_within_the_cap(backend: Backend) {
         let mut moves = 0;
         while moves < 20 {
             let u = p.next_of("update").await;
-            if u["view"]["status"]["state"] != "ongoing" {
+            if is_over(&u) {
+                // the person surrendered; the bots played on to an ending of the rules
+                assert_rule_ending(p, &u);
                 break;
             }
             moves += 1;

@@ -159,6 +159,7 @@ async fn two_people_to_the_end(backend: Backend) {
     }
     let mut ups: Vec<Value> = cs.iter().map(Client::last_state).collect();
     let mut k = 3usize;
+    let mut surrendered = false;
     for n in 0usize.. {
         if over(&ups[0]) {
             break;
@@ -172,6 +173,7 @@ async fn two_people_to_the_end(backend: Backend) {
         if n == 1000 {
             // a very long random game: South gives up
             cs[0].act(json!({"type": "surrender", "room": room})).await.expect("surrender");
+            surrendered = true;
             for c in cs.iter_mut() {
                 c.wait_for(|m| m["type"] == "update" && over(m)).await;
             }
@@ -180,12 +182,19 @@ async fn two_people_to_the_end(backend: Backend) {
         }
         ups = hf_move(&room, &mut cs, &ups, k).await;
         assert!(ups[0]["view"]["quiet_steps"].is_u64(), "Hidden Front views count quiet steps");
-        assert_eq!(ups[0]["view"]["skips"], json!({"N": 0, "S": 0}));
+        assert_eq!(ups[0]["view"]["timeouts"], json!({"N": 0, "S": 0}));
+        assert!(ups[0]["view"].get("skips").is_none(), "Hidden Front counts timeouts");
         k = k.wrapping_mul(31).wrapping_add(17);
     }
     let status = ups[0]["view"]["status"].clone();
-    assert_ne!(status["state"], "ongoing");
-    assert!(status["winner"].is_null() || status["winner"] == "S" || status["winner"] == "N");
+    if surrendered {
+        let won = json!({"state": "won", "winner": "N", "reason": "surrender"});
+        assert_ended(&cs[0], &ups[0], won, &[]);
+    } else {
+        // random play: an ending of hidden-front.md §5 for the final position
+        assert_rule_ending(&cs[0], &ups[0]);
+    }
+    assert_escaped(&cs[1], &[]);
     let game = ups[0]["game"].as_i64().unwrap();
     spec.wait_for(|m| m["type"] == "update" && over(m)).await;
     let r = cs[0].wait_for(|m| m["type"] == "room" && m["phase"] == "finished").await;
@@ -255,16 +264,18 @@ async fn one_person_against_a_bot(backend: Backend) {
     me.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
     let mut k = 5usize;
     let mut moves = 0usize;
-    loop {
+    let mut surrendered = false;
+    let end = loop {
         let u = me.wait_for(|m| m["type"] == "update" && m["view"].is_object()).await;
         if over(&u) {
-            break;
+            break u;
         }
         if u["view"]["turn"] != "N" {
             continue;
         }
         if moves == 1000 {
             me.act(json!({"type": "surrender", "room": room})).await.expect("surrender");
+            surrendered = true;
             continue;
         }
         if moves > 0 && moves.is_multiple_of(PER_SOCKET) {
@@ -274,8 +285,14 @@ async fn one_person_against_a_bot(backend: Backend) {
         k = k.wrapping_mul(31).wrapping_add(17);
         me.act(json!({"type": "move", "room": room, "from": from, "to": to})).await.expect("move");
         moves += 1;
-    }
+    };
     assert!(moves > 0);
+    if surrendered {
+        let won = json!({"state": "won", "winner": "S", "reason": "surrender"});
+        assert_ended(&me, &end, won, &[]);
+    } else {
+        assert_rule_ending(&me, &end);
+    }
     me.assert_no_hidden_ranks();
 }
 
@@ -339,8 +356,9 @@ async fn third_timeout_loses(backend: Backend) {
     me.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
     // South never moves: three timeouts, the bot moving in between
     let end = me.wait_for(|m| m["type"] == "update" && over(m)).await;
-    assert_eq!(end["view"]["status"], json!({"state": "won", "winner": "N", "reason": "timeouts"}));
-    assert_eq!(end["view"]["skips"]["S"], 3);
+    let lost = json!({"state": "won", "winner": "N", "reason": "timeouts"});
+    assert_ended(&me, &end, lost, &[]);
+    assert_eq!(end["view"]["timeouts"]["S"], 3);
     let skipped: Vec<&Value> = me
         .frames
         .iter()
@@ -442,9 +460,18 @@ async fn a_bot_answers_a_draw_offer(backend: Backend) {
     me.wait_for(|m| m["type"] == "update" && m["view"]["turn"] == "S").await;
     me.act(json!({"type": "offer_draw", "room": room})).await.expect("offer");
     let declined = wait_event(&mut me, |e| e["type"] == "draw_declined" && e["seat"] == "N").await;
+    // the bot's answer comes in the same update as the offer (docs/protocol.md §8)
+    let events: Vec<&Value> = declined["events"].as_array().unwrap().iter().collect();
+    assert_eq!(events[0]["type"], "draw_offered", "{declined}");
+    assert_eq!(events[0]["seat"], "S");
     assert_eq!(declined["view"]["draw_offer"], Value::Null);
     assert_eq!(declined["view"]["status"]["state"], "ongoing");
     me.assert_no_hidden_ranks();
+}
+
+/// `create_room` of a Hidden Front room.
+fn create(public: bool, options: Value) -> Value {
+    json!({"type": "create_room", "public": public, "variant": "hidden_front", "options": options})
 }
 
 /// hidden-front.md §6: a public room plays the standard clocks (30 s a move, 90 s to deploy, 60 s
@@ -452,18 +479,14 @@ async fn a_bot_answers_a_draw_offer(backend: Backend) {
 async fn public_rooms_play_the_standard_clocks(backend: Backend) {
     let app = support::spawn_app(backend).await;
     let mut c = hf(Client::new(&app, "hfc").await, 'S');
-    let room = |public: bool, options: Value| {
-        json!({"type": "create_room", "public": public, "variant": "hidden_front",
-               "options": options})
-    };
     for o in [json!({"move_seconds": 60}), json!({"reconnect_seconds": 120})] {
-        c.expect_err(room(true, o), "invalid_options").await;
+        c.expect_err(create(true, o), "invalid_options").await;
     }
     for o in [json!({"move_seconds": 20}), json!({"deploy_seconds": 60})] {
-        c.expect_err(room(false, o), "invalid_options").await;
+        c.expect_err(create(false, o), "invalid_options").await;
     }
     let generous = json!({"move_seconds": 60, "deploy_seconds": 120, "reconnect_seconds": 120});
-    let ack = c.act(room(false, generous)).await.expect("a private room with longer clocks");
+    let ack = c.act(create(false, generous)).await.expect("a private room with longer clocks");
     let r = c.wait_for(|m| m["type"] == "room" && m["room"] == ack["room"]).await;
     assert_eq!(
         (&r["options"]["move_seconds"], &r["options"]["deploy_seconds"]),
@@ -471,7 +494,7 @@ async fn public_rooms_play_the_standard_clocks(backend: Backend) {
     );
     assert_eq!(r["options"]["reconnect_seconds"], 120);
     c.act(json!({"type": "leave_room", "room": r["room"]})).await.expect("leave");
-    let ack = c.act(room(true, json!({}))).await.expect("a public room");
+    let ack = c.act(create(true, json!({}))).await.expect("a public room");
     let r = c.wait_for(|m| m["type"] == "room" && m["room"] == ack["room"]).await;
     let o = &r["options"];
     assert_eq!((&o["move_seconds"], &o["deploy_seconds"]), (&json!(30), &json!(90)));
@@ -510,19 +533,59 @@ async fn deployment_clock_then_away_loses(backend: Backend) {
     north.assert_no_hidden_ranks();
     north.close().await;
     let end = cs[0].wait_for(|m| m["type"] == "update" && over(m)).await;
-    assert_eq!(end["view"]["status"]["state"], "won");
-    assert_eq!(end["view"]["status"]["winner"], "S");
-    let escaped = cs[0].frames.iter().filter(|m| m["type"] == "update").any(|m| {
-        m["events"].as_array().unwrap().iter().any(|e| e["type"] == "escaped" && e["seat"] == "N")
-    });
-    assert!(escaped, "the away seat is announced");
+    // the away seat is announced (`escaped`), then loses as by a surrender
+    let won = json!({"state": "won", "winner": "S", "reason": "surrender"});
+    assert_ended(&cs[0], &end, won, &["N"]);
     let game = end["game"].as_i64().unwrap();
     let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
     assert_eq!(g["state"], "finished", "{g}");
     cs[0].assert_no_hidden_ranks();
 }
 
+/// Issue 25 §4: with `live.hidden_front_short_clocks` on, a public room still takes only the
+/// standard clocks (private and practice games may be shorter); a Hidden Front room shows only
+/// the options that apply to it, with its fixed limits, and refuses the four-player ones.
+async fn short_clocks_and_options_of_hidden_front(backend: Backend) {
+    let app = support::spawn_app_with(backend, |c| c.live.hidden_front_short_clocks = true).await;
+    let mut c = hf(Client::new(&app, "hfo").await, 'S');
+    for o in [json!({"move_seconds": 20}), json!({"reconnect_seconds": 15})] {
+        c.expect_err(create(true, o), "invalid_options").await;
+    }
+    for o in [json!({"max_steps": 300}), json!({"info_mode": "all_open"}), json!({"max_skips": 5})]
+    {
+        c.expect_err(create(false, o), "invalid_options").await;
+    }
+    c.expect_err(create(false, json!({"max_timeouts": 5})), "invalid_options").await;
+    let ack = c.act(create(false, json!({"move_seconds": 20}))).await.expect("private, short");
+    let r = c.wait_for(|m| m["type"] == "room" && m["room"] == ack["room"]).await;
+    let mut shown: Vec<&String> = r["options"].as_object().unwrap().keys().collect();
+    shown.sort();
+    assert_eq!(
+        shown,
+        [
+            "deploy_seconds",
+            "flag_capture",
+            "max_quiet_steps",
+            "max_timeouts",
+            "mines",
+            "move_seconds",
+            "reconnect_seconds"
+        ],
+        "{r}"
+    );
+    assert_eq!(
+        (&r["options"]["max_timeouts"], &r["options"]["max_quiet_steps"]),
+        (&json!(3), &json!(100))
+    );
+    assert_eq!(r["options"]["move_seconds"], 20);
+    // the options as shown are taken back as they are
+    c.act(json!({"type": "leave_room", "room": r["room"]})).await.expect("leave");
+    let again = r["options"].clone();
+    c.act(create(false, again)).await.expect("the shown options, sent back");
+}
+
 both_backends!(
+    short_clocks_and_options_of_hidden_front,
     public_rooms_play_the_standard_clocks,
     deployment_clock_then_away_loses,
     a_bot_answers_a_draw_offer,

@@ -5,6 +5,7 @@
 mod support;
 
 mod clock;
+mod endings;
 mod game;
 mod hardening;
 mod hidden_front;

@@ -104,8 +104,8 @@ async fn rooms_and_seats(backend: Backend) {
     b.seats.clear();
     // dual-control surrender ends the game for the team
     a.act(json!({"type": "surrender", "room": room})).await.unwrap();
-    let over = b.wait_for(|m| m["type"] == "update" && m["view"]["status"]["state"] == "won").await;
-    assert_eq!(over["view"]["status"]["winner"], "EW");
+    let over = wait_over(&mut b).await;
+    assert_ended(&b, &over, json!({"state": "won", "winner": "EW", "reason": "elimination"}), &[]);
     a.assert_no_hidden_ranks();
     b.assert_no_hidden_ranks();
 }
@@ -130,8 +130,10 @@ async fn practice_to_the_end(backend: Backend) {
         if u["view"].is_null() {
             continue; // deployment phase
         }
-        if u["view"]["status"]["state"] != "ongoing" {
+        if is_over(&u) {
             assert_eq!(u["clock"]["phase"], "finished");
+            // random play: elimination, or the step limit of 50
+            assert_rule_ending(&p, &u);
             break;
         }
         if u["view"]["turn"] == "S" {

@@ -424,3 +424,114 @@ pub async fn wait_battle(c: &mut Client) {
 pub async fn latest(c: &mut Client) -> Value {
     c.wait_for(|m| m["type"] == "update" || m["type"] == "snapshot").await
 }
+
+// ---------- how a game ended
+
+/// Whether `m` is an update or snapshot whose view says the game is over.
+pub fn is_over(m: &Value) -> bool {
+    (m["type"] == "update" || m["type"] == "snapshot")
+        && m["view"].is_object()
+        && m["view"]["status"]["state"] != "ongoing"
+}
+
+/// Wait for the update (or snapshot) that shows the game over; returns it.
+pub async fn wait_over(c: &mut Client) -> Value {
+    c.wait_for(is_over).await
+}
+
+/// The seats `c` saw escape: `escaped` events, and seats a `room`/`snapshot`/`presence` frame
+/// marks `"escaped": true`.
+pub fn escaped_seats(c: &Client) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for f in &c.frames {
+        for e in f["events"].as_array().into_iter().flatten() {
+            if e["type"] == "escaped" {
+                out.insert(e["seat"].as_str().unwrap_or("?").to_string());
+            }
+        }
+        if let Some(seats) = f["seats"].as_object() {
+            for (seat, info) in seats {
+                if info["escaped"] == true {
+                    out.insert(seat.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The game `c` follows has ended, and as expected: `end` (the frame showing it over) has the
+/// status `expected` (`{"state", "winner", "reason"}`), and no seat escaped but `escaped` (the
+/// seats the test itself made escape).
+pub fn assert_ended(c: &Client, end: &Value, expected: Value, escaped: &[&str]) {
+    assert!(is_over(end), "{}: the game is not over in {end}", c.name);
+    assert_eq!(end["view"]["status"], expected, "{}: how the game ended", c.name);
+    assert_escaped(c, escaped);
+}
+
+/// No seat escaped in what `c` saw, but `escaped`.
+pub fn assert_escaped(c: &Client, escaped: &[&str]) {
+    let want: BTreeSet<String> = escaped.iter().map(|s| s.to_string()).collect();
+    assert_eq!(escaped_seats(c), want, "{}: seats that escaped", c.name);
+}
+
+/// For a game whose ending a test cannot know in advance (random play): `end` shows it over by
+/// an ending the rules allow for its game (rules.md §7, hidden-front.md §5) and its position,
+/// and no seat escaped in what `c` saw. Returns the status.
+pub fn assert_rule_ending(c: &Client, end: &Value) -> Value {
+    assert!(is_over(end), "{}: the game is not over in {end}", c.name);
+    let view = &end["view"];
+    let status = view["status"].clone();
+    let (state, reason) = (status["state"].as_str().unwrap(), status["reason"].as_str().unwrap());
+    let winner = status["winner"].as_str();
+    let hidden_front = view["variant"] == "hidden_front";
+    let eliminated: BTreeSet<&str> =
+        view["eliminated"].as_array().unwrap().iter().filter_map(|s| s.as_str()).collect();
+    match (hidden_front, state) {
+        (false, "won") => {
+            assert_eq!(reason, "elimination", "{status}");
+            let losers: &[&str] = match winner {
+                Some("NS") => &["E", "W"],
+                Some("EW") => &["N", "S"],
+                w => panic!("a four-player winner is a team, got {w:?}"),
+            };
+            assert!(losers.iter().all(|s| eliminated.contains(s)), "both losers out: {view}");
+        }
+        (false, "draw") => {
+            assert!(winner.is_none());
+            match reason {
+                "step_limit" => {
+                    let max = view["options"]["max_steps"].as_u64().unwrap();
+                    assert!(view["steps"].as_u64().unwrap() >= max, "{view}");
+                }
+                "agreement" => {}
+                r => panic!("not a four-player draw: {r}"),
+            }
+        }
+        (true, "won") => {
+            assert!(matches!(winner, Some("S") | Some("N")), "{status}");
+            let loser = if winner == Some("S") { "N" } else { "S" };
+            let flag = format!("{loser}F");
+            let pieces = view["pieces"].as_object().unwrap();
+            match reason {
+                "flag_captured" => {
+                    assert!(!pieces.values().any(|p| p == flag.as_str()), "the flag is gone")
+                }
+                "timeouts" => assert_eq!(view["timeouts"][loser], 3, "{view}"),
+                "no_legal_move" | "surrender" => {}
+                r => panic!("not a Hidden Front win: {r}"),
+            }
+        }
+        (true, "draw") => {
+            assert!(winner.is_none());
+            match reason {
+                "no_combat" => assert!(view["quiet_steps"].as_u64().unwrap() >= 100, "{view}"),
+                "agreement" => {}
+                r => panic!("not a Hidden Front draw: {r}"),
+            }
+        }
+        (_, s) => panic!("not an ending: {s}"),
+    }
+    assert_escaped(c, &[]);
+    status
+}

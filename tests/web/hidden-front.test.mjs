@@ -144,9 +144,10 @@ describe('orientation and names', () => {
 // ---------- the reducer with two-seat rooms
 
 const ROOM = 'hf7k2m';
+// as the server shows Hidden Front's options: its own, with its fixed limits
 const HF_OPTIONS = {
-  info_mode: 'four_dark', move_seconds: 30, deploy_seconds: 90, reconnect_seconds: 60,
-  max_steps: 300, max_skips: 5, bombs_front_row: false, flag_capture: 'any', mines: 'mutual',
+  move_seconds: 30, deploy_seconds: 90, reconnect_seconds: 60, flag_capture: 'any', mines: 'mutual',
+  max_timeouts: 3, max_quiet_steps: 100,
 };
 function roomMsg(over = {}) {
   return {
@@ -164,7 +165,7 @@ function hfView(over = {}) {
   return {
     variant: 'hidden_front', turn: 'S',
     pieces: { C7: 'S9', A7: 'S1', B12: 'SF', C6: 'N?', E6: 'N?', D1: 'N?' },
-    options: HF_OPTIONS, eliminated: [], skips: { S: 1, N: 2 }, steps: 23, quiet_steps: 7,
+    options: HF_OPTIONS, eliminated: [], timeouts: { S: 1, N: 2 }, steps: 23, quiet_steps: 7,
     status: { state: 'ongoing', winner: null, reason: null }, flags_revealed: [], draw_offer: null,
     ...over,
   };
@@ -261,7 +262,7 @@ describe('the reducer with Hidden Front rooms', () => {
     assert.equal(p.S.maxSkips, 3);
     assert.equal(p.S.running, true);
     assert.equal(p.S.remaining, 20000);
-    const skipped = run(s, update({ events: [{ type: 'skipped', seat: 'S', skips: 2 }], view: hfView({ turn: 'N', skips: { S: 2, N: 2 }, steps: 24, quiet_steps: 8 }) }));
+    const skipped = run(s, update({ events: [{ type: 'skipped', seat: 'S', skips: 2 }], view: hfView({ turn: 'N', timeouts: { S: 2, N: 2 }, steps: 24, quiet_steps: 8 }) }));
     assert.deepEqual(S.hfCounters(skipped).timeouts, { S: 2, N: 2 });
     assert.equal(skipped.log.at(-1).type, 'skipped');
   });

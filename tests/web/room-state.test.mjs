@@ -5,6 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as S from '../../static/js/room/state.js';
 import { STATIONS } from '../../static/js/board.js';
+import { replayRecord } from '../../static/js/replay-engine.js';
 import { frozen, run } from './support.mjs';
 
 const { reduce, initialState } = S;
@@ -722,6 +723,35 @@ describe('a round you can follow: numbered moves, what we knew, marks, casualtie
     assert.deepEqual(c.S, { left: 22, lost: 3, ranks: ['9', '1', '1'] });
     assert.deepEqual(c.N, { left: 20, lost: 5, ranks: ['9'] });
     assert.deepEqual(c.E, { left: 0, lost: 25, ranks: [] });
+  });
+
+  test('the full reveal: at the end the eliminated seats\' pieces are drawn where they fell and the casualties name every lost piece', () => {
+    const pieces = { Sa1: 'S9', Sa2: 'S3', Na1: 'NF', Ea1: 'E2' };
+    const fallen = { W: { Wa1: 'W9', Wb2: 'WF', Sa1: 'W7' } };
+    const end = view({ pieces, fallen, eliminated: ['W'], status: { state: 'won', winner: 'NS', reason: 'elimination' } });
+    const s = run(inBattle(), upd(43, [], { view: end }));
+    const drawn = S.boardPieces(s);
+    assert.equal(drawn.Wa1, 'W9');
+    assert.equal(drawn.Wb2, 'WF');
+    assert.equal(drawn.Sa1, 'S9', 'a piece standing there now is drawn, not the fallen one');
+    const c = S.casualties(s);
+    assert.equal(c.W.lost, 25);
+    assert.equal(c.W.ranks.length, 25, 'every piece of the eliminated seat is named');
+    assert.equal(c.E.ranks.length, 24, 'an enemy\'s losses are named once the game is over');
+    // while the game is played, an enemy's losses stay backs
+    const playing = run(inBattle(), upd(43, [], { view: view({ pieces, eliminated: ['W'], flags_revealed: [] }) }));
+    assert.deepEqual(S.casualties(playing).W.ranks, []);
+    assert.equal(S.boardPieces(playing).Wa1, undefined);
+  });
+
+  test('the replay keeps an eliminated seat\'s pieces as they stood, for the full reveal', () => {
+    const deployments = [['N', { Nb2: '3' }], ['E', { Eb2: '3' }], ['S', { Sb2: '3' }], ['W', { Wb2: '3', Wa1: 'F' }]]
+      .map(([seat, pieces]) => ({ seat, pieces }));
+    const states = replayRecord({ variant: 'four_player', options: OPTIONS, deployments, actions: [{ type: 'surrender', seat: 'W' }] });
+    const last = states.at(-1);
+    assert.equal(last.pieces.Wb2, undefined, 'off the board');
+    assert.deepEqual(last.fallen.W, { Wb2: 'W3', Wa1: 'WF' });
+    assert.deepEqual(states[0].fallen, {});
   });
 
   test('the reason of the result is told from the viewer\'s side', () => {

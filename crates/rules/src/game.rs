@@ -318,6 +318,9 @@ pub struct Game {
     /// `turns_started` of the seat when it last offered a draw (Hidden Front: `steps`).
     pub(crate) last_offer: [Option<u32>; 4],
     pub(crate) initial: Vec<Event>,
+    /// Per seat, the pieces it had on the board when it was eliminated (station index, cell):
+    /// removed from play, named again in the full reveal at the end.
+    pub(crate) fallen: [Vec<(u8, u8)>; 4],
 }
 
 /// Connected components of empty rail stations, built on demand during one generation.
@@ -404,6 +407,7 @@ impl Game {
             turns_started: [0; 4],
             last_offer: [None; 4],
             initial: Vec::new(),
+            fallen: Default::default(),
         }
     }
 
@@ -546,6 +550,10 @@ impl Game {
     /// The true piece on a station. Server-internal: never send this to a client; use [`Game::view`].
     pub fn piece_at(&self, s: Station) -> Option<Piece> {
         cell_piece(self.board[s.index()])
+    }
+    /// The pieces `seat` had on the board when it was eliminated (none while it plays).
+    pub fn fallen(&self, seat: Seat) -> impl Iterator<Item = (Station, Piece)> + '_ {
+        self.fallen[seat.index()].iter().filter_map(|&(s, c)| Some((Station(s), cell_piece(c)?)))
     }
     /// The stations holding a seat's pieces, ascending.
     pub fn stations_of(&self, seat: Seat) -> Vec<Station> {
@@ -1134,7 +1142,12 @@ impl Game {
         let i = seat.index();
         self.elim[i] = Some(reason);
         let occ = self.occ[i];
-        occ.for_each(|s| self.board[s] = 0);
+        let mut fallen = Vec::with_capacity(occ.count() as usize);
+        occ.for_each(|s| {
+            fallen.push((s as u8, self.board[s]));
+            self.board[s] = 0;
+        });
+        self.fallen[i] = fallen;
         self.occ[i] = Bits::default();
         sink.push(|| Event::Eliminated { seat, reason });
         if let Some((by, _)) = self.offer {

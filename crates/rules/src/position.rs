@@ -82,7 +82,9 @@ impl From<Position> for RawPosition {
             variant: p.variant,
             turn: p.turn,
             pieces: p.pieces,
-            options: Some(serde_json::to_value(p.options).expect("options serialize")),
+            options: Some(
+                serde_json::to_value(p.options.shown(p.variant)).expect("options serialize"),
+            ),
             eliminated: p.eliminated,
             skips,
             steps: p.steps,

@@ -5,15 +5,59 @@ use crate::game::{Action, Event, Game, RuleError};
 use crate::options::Options;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// JSON: `{"variant"?, "options", "deployments", "actions"}`, the options as the game shows
+/// them ([`Options::shown`]).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawRecord")]
 pub struct GameRecord {
     /// The game; missing in records written before Hidden Front: four-player.
-    #[serde(default)]
     pub variant: Variant,
     pub options: Options,
     /// One deployment per seat, in the order of `variant.seats()` (N E S W; S N).
     pub deployments: Vec<Deployment>,
     pub actions: Vec<Action>,
+}
+
+#[derive(Serialize)]
+struct RecordOut<'a> {
+    variant: Variant,
+    options: crate::options::ShownOptions,
+    deployments: &'a [Deployment],
+    actions: &'a [Action],
+}
+
+impl Serialize for GameRecord {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RecordOut {
+            variant: self.variant,
+            options: self.options.shown(self.variant),
+            deployments: &self.deployments,
+            actions: &self.actions,
+        }
+        .serialize(s)
+    }
+}
+
+#[derive(Deserialize)]
+struct RawRecord {
+    #[serde(default)]
+    variant: Variant,
+    #[serde(default)]
+    options: Option<serde_json::Value>,
+    deployments: Vec<Deployment>,
+    actions: Vec<Action>,
+}
+
+impl TryFrom<RawRecord> for GameRecord {
+    type Error = String;
+    fn try_from(r: RawRecord) -> Result<GameRecord, String> {
+        Ok(GameRecord {
+            variant: r.variant,
+            options: Options::from_json_for(r.variant, r.options)?,
+            deployments: r.deployments,
+            actions: r.actions,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

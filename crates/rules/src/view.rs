@@ -84,27 +84,127 @@ impl<'de> Deserialize<'de> for SeenPiece {
 ///
 /// The engine builds it (`Game::view`) only with the ranks the viewer may see. `Deserialize` is
 /// for clients and tests reading the wire format; the server only ever sends views it built.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// On the wire each game shows its own counters and options: the four-player game `skips`,
+/// Hidden Front `timeouts` and `quiet_steps` ([`Options::shown`]).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawView")]
 #[non_exhaustive]
 pub struct View {
     /// The game (omitted for the four-player game).
-    #[serde(default, skip_serializing_if = "Variant::is_four_player")]
     pub variant: Variant,
     pub turn: Option<Seat>,
     pub pieces: BTreeMap<Station, SeenPiece>,
     pub options: Options,
     pub eliminated: Vec<Seat>,
-    /// Skips per seat (Hidden Front: timeouts, of S and N).
+    /// Skips per seat (Hidden Front: timeouts, of S and N; written `"timeouts"`).
     pub skips: BTreeMap<Seat, u32>,
     pub steps: u32,
     /// Hidden Front: steps since the last combat (omitted for the four-player game).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiet_steps: Option<u32>,
     pub status: Status,
     /// Seats whose flag was revealed (commander removed).
     pub flags_revealed: Vec<Seat>,
     /// Pending draw offer: the offering seat.
     pub draw_offer: Option<Seat>,
+    /// Once the game is over (the full reveal): per eliminated seat, the pieces it had on the
+    /// board when it was eliminated, where they stood. Empty while the game is played.
+    pub fallen: BTreeMap<Seat, BTreeMap<Station, SeenPiece>>,
+}
+
+/// The wire form of a [`View`], written from borrowed parts (no copy of the pieces).
+#[derive(Serialize)]
+struct ViewOut<'a> {
+    #[serde(skip_serializing_if = "Variant::is_four_player")]
+    variant: Variant,
+    turn: Option<Seat>,
+    pieces: &'a BTreeMap<Station, SeenPiece>,
+    options: crate::options::ShownOptions,
+    eliminated: &'a [Seat],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skips: Option<&'a BTreeMap<Seat, u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeouts: Option<&'a BTreeMap<Seat, u32>>,
+    steps: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quiet_steps: Option<u32>,
+    status: &'a Status,
+    flags_revealed: &'a [Seat],
+    draw_offer: Option<Seat>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    fallen: &'a BTreeMap<Seat, BTreeMap<Station, SeenPiece>>,
+}
+
+impl Serialize for View {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let hidden_front = !self.variant.is_four_player();
+        ViewOut {
+            variant: self.variant,
+            turn: self.turn,
+            pieces: &self.pieces,
+            options: self.options.shown(self.variant),
+            eliminated: &self.eliminated,
+            skips: (!hidden_front).then_some(&self.skips),
+            timeouts: hidden_front.then_some(&self.skips),
+            steps: self.steps,
+            quiet_steps: self.quiet_steps,
+            status: &self.status,
+            flags_revealed: &self.flags_revealed,
+            draw_offer: self.draw_offer,
+            fallen: &self.fallen,
+        }
+        .serialize(s)
+    }
+}
+
+/// What [`View`] is read from: either game's counters, options as the game shows them.
+#[derive(Deserialize)]
+struct RawView {
+    #[serde(default)]
+    variant: Variant,
+    turn: Option<Seat>,
+    pieces: BTreeMap<Station, SeenPiece>,
+    #[serde(default)]
+    options: Option<serde_json::Value>,
+    #[serde(default)]
+    eliminated: Vec<Seat>,
+    #[serde(default)]
+    skips: BTreeMap<Seat, u32>,
+    #[serde(default)]
+    timeouts: BTreeMap<Seat, u32>,
+    #[serde(default)]
+    steps: u32,
+    #[serde(default)]
+    quiet_steps: Option<u32>,
+    status: Status,
+    #[serde(default)]
+    flags_revealed: Vec<Seat>,
+    #[serde(default)]
+    draw_offer: Option<Seat>,
+    #[serde(default)]
+    fallen: BTreeMap<Seat, BTreeMap<Station, SeenPiece>>,
+}
+
+impl TryFrom<RawView> for View {
+    type Error = String;
+    fn try_from(r: RawView) -> Result<View, String> {
+        let mut skips = r.skips;
+        skips.extend(r.timeouts);
+        Ok(View {
+            variant: r.variant,
+            turn: r.turn,
+            pieces: r.pieces,
+            options: Options::from_json_for(r.variant, r.options)?,
+            eliminated: r.eliminated,
+            skips,
+            steps: r.steps,
+            quiet_steps: r.quiet_steps,
+            status: r.status,
+            flags_revealed: r.flags_revealed,
+            draw_offer: r.draw_offer,
+            fallen: r.fallen,
+        })
+    }
 }
 
 impl crate::game::Game {
@@ -130,7 +230,24 @@ impl crate::game::Game {
             status: self.status(),
             flags_revealed: Seat::ALL.into_iter().filter(|&s| self.flag_revealed(s)).collect(),
             draw_offer: self.offer.map(|(s, _)| s),
+            fallen: if self.is_over() { self.fallen_pieces() } else { BTreeMap::new() },
         }
+    }
+
+    /// Every eliminated seat's pieces as they stood when it was eliminated (all ranks: only
+    /// for the full reveal of a finished game).
+    fn fallen_pieces(&self) -> BTreeMap<Seat, BTreeMap<Station, SeenPiece>> {
+        let mut out = BTreeMap::new();
+        for &seat in self.variant.seats() {
+            let pieces: BTreeMap<Station, SeenPiece> = self
+                .fallen(seat)
+                .map(|(st, p)| (st, SeenPiece::new(p.owner, Some(p.rank))))
+                .collect();
+            if !pieces.is_empty() {
+                out.insert(seat, pieces);
+            }
+        }
+        out
     }
 
     /// Whether `viewer` may see the rank of `piece` now (rules.md §8; Hidden Front ignores

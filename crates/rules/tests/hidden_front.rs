@@ -642,9 +642,13 @@ fn records_name_their_variant_and_replay() {
     assert_eq!(json["variant"], "hidden_front");
     let back: GameRecord = serde_json::from_value(json).unwrap();
     assert_eq!(back.replay().unwrap(), g);
-    // an old record (no variant) is four-player
+    // Hidden Front's options are its own (its fixed limits shown, no four-player option)
+    assert_eq!(json_options(&rec)["max_timeouts"], 3);
+    assert!(json_options(&rec).get("max_steps").is_none());
+    // an old record (no variant; options written in full, as four-player options) is four-player
     let mut old = serde_json::to_value(&back).unwrap();
     old.as_object_mut().unwrap().remove("variant");
+    old["options"] = serde_json::to_value(o).unwrap();
     let old: GameRecord = serde_json::from_value(old).unwrap();
     assert_eq!(old.variant, Variant::FourPlayer);
     assert!(old.replay().is_err());
@@ -656,4 +660,8 @@ fn records_name_their_variant_and_replay() {
     assert_eq!(d["reason"], "no_combat");
     assert_eq!(won(Seat::N, WinReason::Timeouts).is_winner(Seat::N), Some(true));
     assert_eq!(won(Seat::N, WinReason::Timeouts).is_winner(Seat::S), Some(false));
+}
+
+fn json_options(rec: &GameRecord) -> serde_json::Value {
+    serde_json::to_value(rec).unwrap()["options"].clone()
 }

@@ -2,6 +2,7 @@
 //! parses as the message type its block names, a server message reads back field for field,
 //! and every message type, live event and error code appears in the doc.
 use super::*;
+use serde_json::json;
 use std::collections::BTreeSet;
 
 #[test]
@@ -39,6 +40,14 @@ fn error_codes_have_stable_names() {
     let e = crate::error::AppError::conflict("too_many_rooms", "x");
     assert_eq!(ProtoError::from(e).code, ErrorCode::TooManyRooms);
     assert_eq!(ProtoError::from(crate::error::AppError::internal("db")).code, ErrorCode::Internal);
+    // a write refused for a lost lease names the owner (issue 25 §5: `node` and `path` always)
+    let lost = crate::cluster::lost_lease(17, "b".into());
+    let wire = serde_json::to_value(ServerMsg::error(&None, &ProtoError::from(lost))).unwrap();
+    assert_eq!(
+        (&wire["code"], &wire["node"], &wire["path"], &wire["game"]),
+        (&json!("moved"), &json!("b"), &json!("/ws/n/b"), &json!(17)),
+        "{wire}"
+    );
 }
 
 /// A fenced ```json block of the doc, with the kind its info string names.

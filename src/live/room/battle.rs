@@ -67,8 +67,10 @@ impl Room {
         if dual && !game.is_eliminated(p) {
             actions.push(Action::AcceptDraw { seat: p });
         }
+        // the bots' answers go in the same update as the offer
+        let answers = self.bot_answers_draw(seat, &actions)?;
+        actions.extend(answers);
         self.commit(actions).await?;
-        self.bot_answers_draw(seat).await?;
         self.version()
     }
 
@@ -76,17 +78,26 @@ impl Room {
     /// position lost, `Bot::accept_draw`): Hidden Front's one opponent, or in the four-player
     /// game every other bot seat in play, in seat order, until one declines (rules.md §7: a draw
     /// when every other live player accepts). A bot that is thinking does not answer; the offer
-    /// stays open for it until it lapses.
-    async fn bot_answers_draw(&mut self, offerer: Seat) -> Result<(), ProtoError> {
+    /// stays open for it until it lapses. The bots judge the game as it is once `offer` (the
+    /// offer's own actions) is applied; their answers are committed with it.
+    fn bot_answers_draw(
+        &mut self,
+        offerer: Seat,
+        offer: &[Action],
+    ) -> Result<Vec<Action>, ProtoError> {
         let seats = self.variant.seats();
         let b = self.phase.battle_mut()?;
-        if b.game.draw_offer().is_none() || b.game.is_over() {
-            return Ok(());
+        let mut game = b.game.clone();
+        for a in offer {
+            game.apply(a)?;
+        }
+        if game.draw_offer().is_none() || game.is_over() {
+            return Ok(vec![]);
         }
         let mut answers = vec![];
-        for &seat in seats.iter().filter(|&&s| s != offerer && b.game.in_play(s)) {
+        for &seat in seats.iter().filter(|&&s| s != offerer && game.in_play(s)) {
             let Some(bot) = b.table.bots[seat].as_mut() else { continue };
-            let view = b.game.view(Viewer::Seats(SeatSet::one(seat)));
+            let view = game.view(Viewer::Seats(SeatSet::one(seat)));
             let accept =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.accept_draw(&view)))
                     .unwrap_or(false);
@@ -96,10 +107,7 @@ impl Room {
             }
             answers.push(Action::AcceptDraw { seat });
         }
-        if answers.is_empty() {
-            return Ok(());
-        }
-        self.commit(answers).await
+        Ok(answers)
     }
 
     /// Accept (for every seat one controls) or decline a pending draw offer.

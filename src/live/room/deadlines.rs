@@ -43,7 +43,7 @@ impl Room {
             t.players
                 .iter()
                 .filter_map(|(s, p)| Some((s, p.as_ref()?)))
-                .filter(|(_, p)| !p.escaped)
+                .filter(|(_, p)| !p.escaped && p.occ.account_id().is_some())
                 .filter_map(move |(s, p)| Some((s, p.offline_since? + grace)))
         })
     }

@@ -66,11 +66,8 @@ impl Room {
             let person = occ.account_id().is_some();
             Some(Player {
                 occ,
-                offline_since: if person && !online[s] {
-                    offline_since.or(Some(now))
-                } else {
-                    offline_since
-                },
+                // only a person is ever away (a bot seat has no reconnect grace)
+                offline_since: (person && !online[s]).then(|| offline_since.unwrap_or(now)),
                 escaped: false,
             })
         });

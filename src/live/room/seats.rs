@@ -45,6 +45,8 @@ impl Room {
             return;
         }
         self.names.insert(a, who.name.clone());
+        // subscribed first, so that the room and snapshot frames already show this seat online
+        self.subs.insert(conn.conn_id, Sub { who, tx: conn.clone() });
         if id.is_some() {
             let body = AckBody::Joined {
                 room: self.id.clone(),
@@ -60,7 +62,6 @@ impl Room {
                 None => conn.send(&self.snapshot(a)),
             }
         }
-        self.subs.insert(conn.conn_id, Sub { who, tx: conn });
         if let Phase::Waiting(l) = &mut self.phase {
             l.empty_since = None;
         }

@@ -154,10 +154,16 @@ pub(crate) async fn spawn_game(
     (kind, variant): (GameKind, Variant),
     seats: BySeat<Option<SeatOccupant>>,
     options: Options,
+    reserved: Option<crate::live::RoomReservation>,
 ) -> AppResult<(i64, String)> {
     let now = now_ms();
-    let slots = seats
-        .map(|_, occ| occ.clone().map(|occ| Slot { occ, ready: true, offline_since: Some(now) }));
+    // a person is away until one of their sockets joins; a bot is never away
+    let slots = seats.map(|_, occ| {
+        occ.clone().map(|occ| {
+            let offline_since = occ.account_id().map(|_| now);
+            Slot { occ, ready: true, offline_since }
+        })
+    });
     let lobby = Lobby { seats: slots, empty_since: None };
     let phase = Phase::Waiting(lobby);
     let (mut room, rx) = new_room(live, String::new(), (kind, variant), false, options, phase, 0);
@@ -169,7 +175,10 @@ pub(crate) async fn spawn_game(
         // the player may share the game by this code (a link); nobody else gets in
         room.invite = Some(invite_code());
         if let Some(player) = room.host {
-            live.claim_room(player, &room.id)?;
+            match reserved {
+                Some(r) => live.replace_room(r, &room.id),
+                None => live.claim_room(player, &room.id)?,
+            }
             room.owner = Some(player);
         }
     }
@@ -267,6 +276,13 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
     let kind = (g.kind, variant);
     let (mut room, rx) = new_room(live, id.clone(), kind, false, g.options, phase, now as u64);
     room.host = variant.seats().iter().find_map(|s| room.phase.account_at(*s));
+    if g.kind == GameKind::Practice {
+        // a restored practice game counts against its player's rooms, as before the restart
+        if let Some(player) = room.host {
+            live.count_room(player, &id);
+            room.owner = Some(player);
+        }
+    }
     live.register(&id, None, Some(g.id), RoomHandle { tx: room.me.clone() });
     live.spawn(async move {
         room.finish_if_over().await;

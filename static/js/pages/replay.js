@@ -7,6 +7,7 @@ import { replayRecord, HF_TIMEOUT_LIMIT } from '../replay-engine.js';
 import { optionsList } from '../options.js';
 import { session } from '../session.js';
 import { moveWords } from '../room/words.js';
+import { withFallen } from '../room/state.js';
 
 export async function render(main, { args, query }) {
   const id = args[0];
@@ -94,7 +95,8 @@ export async function render(main, { args, query }) {
     idx = Math.max(0, Math.min(states.length - 1, i));
     const s = states[idx];
     board.setEliminated(Object.keys(s.eliminated));
-    board.setPieces(s.pieces);
+    // the end is the full reveal: the eliminated seats' pieces where they fell
+    board.setPieces(s.over ? withFallen(s) : s.pieces);
     board.setLastMove(s.last || []);
     const flagSt = Object.entries(s.pieces).filter(([, c]) => c[1] === 'F' && s.flags.includes(c[0])).map(([k]) => k);
     board.setFlags(flagSt);

@@ -92,7 +92,7 @@ export function remainingMs(s, now) {
 
 /** The pieces to draw: the view in battle, own deployments (and backs for the others) before. */
 export function boardPieces(s) {
-  if (s.view && (s.phase === 'battle' || s.phase === 'finished')) return s.view.pieces || {};
+  if (s.view && (s.phase === 'battle' || s.phase === 'finished')) return withFallen(s.view);
   if (s.phase === 'deploying') {
     const p = {};
     const board = boardOf(variantOf(s));
@@ -108,6 +108,23 @@ export function boardPieces(s) {
   }
   return {};
 }
+
+/**
+ * The view's pieces and, once the game is over, the pieces the eliminated seats had when they
+ * fell (`view.fallen`: the full reveal), where no piece stands now.
+ */
+export function withFallen(view) {
+  const pieces = view.pieces || {};
+  if (!view.fallen) return pieces;
+  const out = { ...pieces };
+  for (const fallen of Object.values(view.fallen)) {
+    for (const [stn, code] of Object.entries(fallen)) if (!out[stn]) out[stn] = code;
+  }
+  return out;
+}
+
+/** The counters of a view: skips per seat (Hidden Front writes them as `timeouts`). */
+export const skipsOf = (view) => (view && (view.timeouts || view.skips)) || {};
 
 /** Stations of the revealed flags (drawn with a marker). */
 export function flagStations(s) {
@@ -163,7 +180,7 @@ export function plates(s, now) {
       dead: elim.has(seat),
       online: info && !info.bot ? !!online : undefined,
       note,
-      skips: s.view && s.view.skips ? s.view.skips[seat] || 0 : 0,
+      skips: skipsOf(s.view)[seat] || 0,
       maxSkips: hf ? HF_TIMEOUT_LIMIT : o.max_skips ?? 5,
       clockMs: s.phase === 'battle' ? (running ? remaining : (o.move_seconds ?? 30) * 1000) : null,
     };
@@ -186,7 +203,7 @@ export function hfCounters(s) {
   const v = s.view || {};
   return {
     steps: v.steps || 0, quiet: v.quiet_steps || 0, limit: HF_QUIET_LIMIT,
-    timeouts: { S: (v.skips && v.skips.S) || 0, N: (v.skips && v.skips.N) || 0 }, maxTimeouts: HF_TIMEOUT_LIMIT,
+    timeouts: { S: skipsOf(v).S || 0, N: skipsOf(v).N || 0 }, maxTimeouts: HF_TIMEOUT_LIMIT,
   };
 }
 
@@ -262,7 +279,9 @@ export function casualties(s) {
     }
     const lost = PIECES_PER_SEAT - n;
     const ranks = [];
-    if (hidden === 0 && (n > 0 || controls(s, seat))) {
+    // once the game is over every piece is revealed: what is not on the board was lost
+    const over = !!(s.view.status && s.view.status.state && s.view.status.state !== 'ongoing');
+    if (hidden === 0 && (n > 0 || controls(s, seat) || over)) {
       for (const [rank, count] of Object.entries(COMPOSITION)) for (let i = (left[rank] || 0); i < count; i++) ranks.push(rank);
     } else if (flags.has(seat) && !left['9'] && lost > 0) {
       ranks.push('9'); // the flag shows when the commander falls
