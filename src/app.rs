@@ -76,11 +76,26 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     let auth = Arc::new(Auth::new(&config, &secret)?);
     let mut live_config = config.live.clone();
     live_config.allowed_origins = config.server.allowed_origins.clone();
-    let live = crate::live::Live::new(db.clone(), live_config);
-    if config.cluster.enabled {
+    let metrics = Arc::new(Metrics::new());
+    let gauges = crate::live::LiveGauges {
+        open_sockets: metrics.open_sockets.clone(),
+        live_games: metrics.live_games.clone(),
+        bots_thinking: metrics.bots_thinking.clone(),
+        bots_thinking_peak: metrics.bots_thinking_peak.clone(),
+    };
+    // where rooms and games live: this node alone, or the cluster's shared tables
+    let lease = config.cluster.enabled.then(|| crate::cluster::runtime::lease(&config.cluster));
+    let directory: Arc<dyn crate::live::directory::Directory> = match &lease {
+        Some(l) => {
+            Arc::new(crate::cluster::directory::ClusterDirectory::new(l.clone(), db.clone()))
+        }
+        None => Arc::new(crate::live::directory::SingleNode),
+    };
+    let live = crate::live::Live::new(db.clone(), live_config, directory, gauges);
+    if let Some(lease) = lease {
         // only the games this node may play: its own and orphans (src/cluster/runtime.rs)
         let listen = config.server.listen.to_string();
-        crate::cluster::runtime::start(&live, &config.cluster, &listen).await?;
+        crate::cluster::runtime::start(&live, lease, &config.cluster, &listen).await?;
     } else {
         let restored = live.restore().await.map_err(|e| format!("cannot restore games: {e}"))?;
         if restored > 0 {
@@ -103,13 +118,6 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
         ladder.share(shared);
     }
     ladder.spawn_ticker();
-    let metrics = Arc::new(Metrics::new());
-    live.attach_metrics(crate::live::LiveGauges {
-        open_sockets: metrics.open_sockets.clone(),
-        live_games: metrics.live_games.clone(),
-        bots_thinking: metrics.bots_thinking.clone(),
-        bots_thinking_peak: metrics.bots_thinking_peak.clone(),
-    });
     let state = AppState { config: Arc::new(config), db, auth, metrics, ladder, live };
     serve(state).await
 }

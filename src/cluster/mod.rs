@@ -5,18 +5,20 @@
 //! row in `nodes`. When a node's heartbeat stops, its leases run out after `cluster.grace_ms` and
 //! the other nodes race to claim its games with one conditional `UPDATE` each: exactly one wins.
 //! Every commit of a game checks, in its own transaction, that this node still owns the game
-//! ([`owns`]), so a node that comes back after losing its lease cannot write to it.
+//! (live play's write guard, through [`directory::ClusterDirectory`]'s leases: [`owns`]), so a
+//! node that comes back after losing its lease cannot write to it.
 //!
 //! Everything here is plain SQL on the shared connection type, so the single-node default
 //! (embedded SQLite) keeps working with the columns left empty. [`runtime`] is what a node runs:
 //! registration, the heartbeat and failover.
+pub mod directory;
 pub mod notify;
 pub mod rooms;
 pub mod runtime;
 
 use crate::db::schema::{games, nodes};
 use crate::db::DbConn;
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use chrono::{NaiveDateTime, TimeDelta, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -78,10 +80,7 @@ impl ClusterConfig {
         }
     }
 }
-/// The WebSocket path of node `node`, by which the load balancer routes to it.
-pub fn node_path(node: &str) -> String {
-    format!("/ws/n/{node}")
-}
+pub use crate::live::protocol::node_path;
 
 /// A node id is used in paths (`/ws/n/{node}`) and HAProxy rules: keep it plain.
 pub fn valid_node_id(id: &str) -> bool {
@@ -195,7 +194,7 @@ pub fn owns(conn: &mut DbConn, game: i64, node: &str) -> AppResult<bool> {
 }
 
 /// The node recorded as owning `game` (locked for the transaction on PostgreSQL).
-fn locked_owner(conn: &mut DbConn, game: i64) -> AppResult<Option<String>> {
+pub(crate) fn locked_owner(conn: &mut DbConn, game: i64) -> AppResult<Option<String>> {
     let owner: Option<Option<String>> = match conn {
         DbConn::Pg(c) => {
             games::table.find(game).select(games::node_id).for_update().first(c).optional()?
@@ -240,59 +239,11 @@ pub fn live_owner_of(conn: &mut DbConn, game: i64) -> AppResult<Option<String>> 
         .flatten())
 }
 
-/// The error of a write refused because node `owner` owns the game now (`moved`, naming it).
-pub fn lost_lease(game: i64, owner: String) -> AppError {
-    AppError::Moved { game, node: owner }
-}
-
 /// This node in cluster mode: its id and how long a lease holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lease {
     pub node: String,
     pub grace_ms: u64,
-}
-
-/// The lease check of one room's writes: in cluster mode every write transaction first checks
-/// ([`owns`]) that this node still owns the game; a refusal is remembered so that the room stops.
-/// On a single node (`lease: None`) it checks nothing.
-#[derive(Clone, Default)]
-pub struct Guard {
-    lease: Option<Lease>,
-    lost: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl Guard {
-    pub fn new(lease: Option<Lease>) -> Guard {
-        Guard { lease, lost: Default::default() }
-    }
-
-    /// `moved` (and remembered) unless this node owns `game`; call inside the write's transaction.
-    pub fn check(&self, conn: &mut DbConn, game: i64) -> AppResult<()> {
-        let Some(l) = &self.lease else { return Ok(()) };
-        let owner = locked_owner(conn, game)?;
-        if owner.as_deref() == Some(l.node.as_str()) {
-            return Ok(());
-        }
-        self.lost.store(true, std::sync::atomic::Ordering::Relaxed);
-        match owner {
-            Some(o) => Err(lost_lease(game, o)),
-            // a game row of a cluster always names its owner; without one it is not ours
-            None => Err(AppError::NotFound { what: "game" }),
-        }
-    }
-
-    /// Record that this node owns a game it has just created (nothing on a single node).
-    pub fn own(&self, conn: &mut DbConn, game: i64) -> AppResult<()> {
-        match &self.lease {
-            Some(l) => own(conn, game, &l.node, l.grace_ms),
-            None => Ok(()),
-        }
-    }
-
-    /// Whether a write was refused because another node owns the game now.
-    pub fn lost(&self) -> bool {
-        self.lost.load(std::sync::atomic::Ordering::Relaxed)
-    }
 }
 
 /// A node as others see it.

@@ -15,7 +15,6 @@ use crate::live::Live;
 use bytestring::ByteString;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// The channel every node listens on.
@@ -50,20 +49,21 @@ pub fn publish(conn: &mut diesel::PgConnection, account_id: i64, text: &str) -> 
     Ok(())
 }
 
-/// Make `live` send its notices ([`Live::tell`]) through PostgreSQL, and start this node's
-/// listening connection to `url` (reconnecting until the server stops).
+/// Send `text` to every socket of `account_id` on every node, from outside a transaction (the
+/// cluster directory's [`crate::live::directory::Directory::publish`]): on a task of its own.
+pub fn publish_later(db: &crate::db::Db, account_id: i64, text: ByteString) {
+    let db = db.clone();
+    tokio::spawn(async move {
+        let sent = db.run(move |c| Ok(publish(pg(c)?, account_id, &text)?)).await;
+        if let Err(e) = sent {
+            tracing::warn!(account_id, error = %e, "cluster: a notice could not be sent");
+        }
+    });
+}
+
+/// Start this node's listening connection to `url` (reconnecting until the server stops): every
+/// notice is delivered to this node's sockets of its account.
 pub fn start(live: &Live, url: &str) {
-    let db = live.db().clone();
-    let runtime = tokio::runtime::Handle::current();
-    live.set_publisher(Arc::new(move |account_id: i64, text: ByteString| {
-        let db = db.clone();
-        runtime.spawn(async move {
-            let sent = db.run(move |c| Ok(publish(pg(c)?, account_id, &text)?)).await;
-            if let Err(e) = sent {
-                tracing::warn!(account_id, error = %e, "cluster: a notice could not be sent");
-            }
-        });
-    }));
     live.spawn(listen(live.clone(), url.to_string()));
 }
 

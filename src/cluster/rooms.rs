@@ -16,34 +16,11 @@ use crate::live::protocol::RoomSummary;
 use crate::live::Live;
 use chrono::{NaiveDateTime, TimeDelta, Utc};
 use diesel::prelude::*;
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
-/// One room as the other nodes see it. Nothing here is hidden information: the lobby entry is
-/// the same as `list_rooms` shows, and the invite code is kept only as its hash.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SharedRoom {
-    pub id: String,
-    pub game_id: Option<i64>,
-    pub kind: &'static str,
-    pub variant: &'static str,
-    pub public: bool,
-    /// `waiting`, `deploying` or `battle`
-    pub status: &'static str,
-    pub seats_filled: i32,
-    pub invite_hash: Option<String>,
-    /// the lobby entry (JSON [`RoomSummary`]) of a public waiting room
-    pub summary: Option<String>,
-    pub created_ms: i64,
-}
-
-/// The stored form of an invite code: SHA-256 (hex) of its upper-case form (codes are
-/// case-insensitive).
-pub fn invite_hash(code: &str) -> String {
-    hex::encode(Sha256::digest(code.trim().to_uppercase().as_bytes()))
-}
+pub use crate::live::directory::{invite_hash, SharedRoom};
 
 fn now() -> NaiveDateTime {
     Utc::now().naive_utc()
@@ -227,15 +204,14 @@ async fn write_loop(db: Db, node: String, mut rx: mpsc::UnboundedReceiver<(Strin
     }
 }
 
-/// At a node's start (before it accepts sockets): forget the rows of its previous run, start its
-/// writer, and sweep the rows of dead nodes every `grace_ms`.
+/// At a node's start (before it accepts sockets): forget the rows of its previous run and sweep
+/// the rows of dead nodes every `grace_ms` (its writer is the directory's, made before).
 pub async fn start(live: &Live, lease: &Lease, config: &ClusterConfig) -> Result<(), String> {
     let node = lease.node.clone();
     live.db()
         .run(move |c| remove_node(c, &node))
         .await
         .map_err(|e| format!("cannot clear this node's rooms: {e}"))?;
-    live.share_rooms(Writer::spawn(live.db().clone(), lease.node.clone()));
     let (db, grace) = (live.db().clone(), config.grace_ms);
     let mut stop = live.shutdown_signal();
     live.spawn(async move {

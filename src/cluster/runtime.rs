@@ -5,16 +5,24 @@ use super::{ClusterConfig, Lease};
 use crate::live::Live;
 use std::time::Duration;
 
-/// Register this node, restore the games it may play, start the heartbeat. Returns the node id.
-/// Call before the server accepts sockets (no game is created before `Live` knows its node).
-pub async fn start(live: &Live, config: &ClusterConfig, listen: &str) -> Result<String, String> {
-    let node = config.node_id_or_generated();
+/// This node's lease: its id (configured, or generated now) and the lease length.
+pub fn lease(config: &ClusterConfig) -> Lease {
+    Lease { node: config.node_id_or_generated(), grace_ms: config.grace_ms }
+}
+
+/// Register this node (`lease.node`, the node of `live`'s directory), restore the games it may
+/// play, start the heartbeat. Returns the node id. Call before the server accepts sockets.
+pub async fn start(
+    live: &Live,
+    lease: Lease,
+    config: &ClusterConfig,
+    listen: &str,
+) -> Result<String, String> {
+    let node = lease.node.clone();
     let advertise = match config.advertise.as_str() {
         "" => listen.to_string(),
         a => a.to_string(),
     };
-    let lease = Lease { node: node.clone(), grace_ms: config.grace_ms };
-    live.set_node(lease.clone());
     let (n, a) = (node.clone(), advertise.clone());
     live.db()
         .run(move |c| super::register(c, &n, &a))

@@ -77,17 +77,14 @@ pub async fn game_node(
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let node = match state.live.lease() {
-        Some(_) => state.live.owner_elsewhere_or_here(id).await?,
-        None => state.live.room_by_game(id).map(|_| state.live.node_id().to_string()),
-    };
+    let node = state.live.owner_elsewhere_or_here(id).await?;
     Ok(node_answer(node.ok_or(AppError::NotFound { what: "game" })?))
 }
 
 /// `{node, path}`: where a game's or a room's socket goes (`GET /api/games/{id}/node`,
 /// `GET /api/rooms/{room}/node`).
 pub(crate) fn node_answer(node: String) -> HttpResponse {
-    HttpResponse::Ok().json(json!({"path": crate::cluster::node_path(&node), "node": node}))
+    HttpResponse::Ok().json(json!({"path": crate::live::protocol::node_path(&node), "node": node}))
 }
 
 /// Your games, newest first.

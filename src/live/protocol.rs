@@ -336,6 +336,11 @@ impl ProtoError {
     }
 }
 
+/// The WebSocket path of node `node`, by which the load balancer routes to it.
+pub fn node_path(node: &str) -> String {
+    format!("/ws/n/{node}")
+}
+
 /// Where a room is played (cluster mode), in a `moved` error: the node, the WebSocket path the
 /// load balancer routes to it, and the room or game id when the server knows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -351,7 +356,7 @@ pub struct MovedTo {
 
 impl MovedTo {
     pub fn new(node: &str, room: Option<String>, game: Option<i64>) -> MovedTo {
-        MovedTo { node: node.to_string(), path: crate::cluster::node_path(node), room, game }
+        MovedTo { node: node.to_string(), path: node_path(node), room, game }
     }
 }
 

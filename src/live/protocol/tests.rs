@@ -41,7 +41,7 @@ fn error_codes_have_stable_names() {
     assert_eq!(ProtoError::from(e).code, ErrorCode::TooManyRooms);
     assert_eq!(ProtoError::from(crate::error::AppError::internal("db")).code, ErrorCode::Internal);
     // a write refused for a lost lease names the owner (issue 25 §5: `node` and `path` always)
-    let lost = crate::cluster::lost_lease(17, "b".into());
+    let lost = crate::error::AppError::Moved { game: 17, node: "b".into() };
     let wire = serde_json::to_value(ServerMsg::error(&None, &ProtoError::from(lost))).unwrap();
     assert_eq!(
         (&wire["code"], &wire["node"], &wire["path"], &wire["game"]),

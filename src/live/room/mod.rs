@@ -99,7 +99,7 @@ struct Room {
     spectators_told: (usize, i64, Option<i64>),
     closed: bool,
     /// cluster mode: every write checks this node still owns the game
-    guard: crate::cluster::Guard,
+    guard: crate::live::directory::Guard,
 }
 
 impl Room {

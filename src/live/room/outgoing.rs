@@ -253,18 +253,19 @@ impl Room {
         self.live.set_summary(&self.id, summary);
     }
 
-    /// Cluster mode: hand this room's state to the writer of the shared `rooms` table, so that
-    /// every node lists it (`summary`: a public waiting room's entry) and sends people here. Only
-    /// rooms with an invite code are shared (casual rooms, practice games); a finished one is
-    /// removed. Never blocks.
+    /// Hand this room's state to the directory (cluster mode: the shared `rooms` table), so
+    /// that every node lists it (`summary`: a public waiting room's entry) and sends people here.
+    /// Only rooms with an invite code are shared (casual rooms, practice games); a finished one
+    /// is removed. Never blocks.
     pub(super) fn share(&self, summary: Option<&RoomSummary>) {
-        let (Some(w), Some(invite)) = (self.live.room_writer(), &self.invite) else { return };
+        let Some(invite) = &self.invite else { return };
+        let dir = self.live.directory();
         if matches!(self.phase, Phase::Finished(_)) {
-            w.remove(&self.id);
+            dir.unshare_room(&self.id);
             return;
         }
         let filled = self.seats().iter().filter(|s| self.phase.occupant(**s).is_some()).count();
-        w.put(crate::cluster::rooms::SharedRoom {
+        dir.share_room(crate::live::directory::SharedRoom {
             id: self.id.clone(),
             game_id: self.phase.game_id(),
             kind: self.kind.as_str(),
@@ -272,7 +273,7 @@ impl Room {
             public: self.public,
             status: self.phase.name().as_str(),
             seats_filled: filled as i32,
-            invite_hash: Some(crate::cluster::rooms::invite_hash(invite)),
+            invite_hash: Some(crate::live::directory::invite_hash(invite)),
             summary: summary.and_then(|s| serde_json::to_string(s).ok()),
             created_ms: self.created,
         });

@@ -117,7 +117,7 @@ fn new_room(
         retry_at: None,
         spectators_told: (0, 0, None),
         closed: false,
-        guard: crate::cluster::Guard::new(live.lease()),
+        guard: crate::live::directory::Guard::new(live.directory().leases()),
     };
     (room, rx)
 }

@@ -1,0 +1,127 @@
+//! The sockets of this node: each account's open sockets, how many come from each client
+//! address, and the action ids each account used recently (idempotency), under one lock.
+use super::conn::ClientTx;
+use super::protocol::{Ack, ClientId};
+use crate::error::{AppError, AppResult};
+use bytestring::ByteString;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::Mutex;
+
+/// Action ids remembered per account.
+const RECENT_IDS: usize = 256;
+
+/// Remembered action ids of one account (idempotency).
+#[derive(Default)]
+struct RecentIds {
+    order: VecDeque<ClientId>,
+    acks: HashMap<ClientId, Ack>,
+}
+
+#[derive(Default)]
+struct State {
+    accounts: HashMap<i64, Vec<ClientTx>>,
+    /// open sockets per client IP (bucketed)
+    ips: HashMap<IpAddr, usize>,
+    recent: HashMap<i64, RecentIds>,
+}
+
+/// The sessions of this node.
+pub(crate) struct Sessions {
+    state: Mutex<State>,
+    max_per_account: usize,
+    max_per_ip: usize,
+}
+
+impl Sessions {
+    pub fn new(max_per_account: usize, max_per_ip: usize) -> Sessions {
+        Sessions { state: Mutex::default(), max_per_account, max_per_ip }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        // a panic while holding this lock leaves plain maps behind: keep serving them
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Room for one more socket of `account_id` from `ip`? (`too_many_sockets` otherwise.)
+    pub fn socket_available(&self, account_id: i64, ip: IpAddr) -> AppResult<()> {
+        let s = self.state();
+        let mine = s.accounts.get(&account_id).map_or(0, |v| v.len());
+        let from_ip = s.ips.get(&ip).copied().unwrap_or(0);
+        if mine >= self.max_per_account || from_ip >= self.max_per_ip {
+            return Err(AppError::TooMany {
+                code: "too_many_sockets",
+                message: "too many open connections; close some tabs".into(),
+            });
+        }
+        Ok(())
+    }
+    pub fn add_socket(&self, tx: ClientTx, ip: IpAddr) {
+        let mut s = self.state();
+        s.accounts.entry(tx.account_id).or_default().push(tx);
+        *s.ips.entry(ip).or_default() += 1;
+    }
+    pub fn remove_ip(&self, ip: IpAddr) {
+        let mut s = self.state();
+        if let Some(n) = s.ips.get_mut(&ip) {
+            *n -= 1;
+            if *n == 0 {
+                s.ips.remove(&ip);
+            }
+        }
+    }
+    pub fn remove_socket(&self, account_id: i64, conn_id: u64) {
+        let mut s = self.state();
+        if let Some(v) = s.accounts.get_mut(&account_id) {
+            v.retain(|t| t.conn_id != conn_id);
+            if v.is_empty() {
+                s.accounts.remove(&account_id);
+            }
+        }
+    }
+    /// The accounts with a socket on this node.
+    pub fn online_accounts(&self) -> Vec<i64> {
+        self.state().accounts.keys().copied().collect()
+    }
+    pub fn is_online(&self, account_id: i64) -> bool {
+        self.state().accounts.contains_key(&account_id)
+    }
+    /// Send a message's text to every socket of an account on this node.
+    pub fn deliver(&self, account_id: i64, text: ByteString) {
+        if let Some(v) = self.state().accounts.get(&account_id) {
+            for t in v {
+                t.send_text(text.clone());
+            }
+        }
+    }
+    /// Close every socket of an account with close code `code`.
+    pub fn close_account(&self, account_id: i64, code: u16) {
+        if let Some(v) = self.state().accounts.get(&account_id) {
+            for t in v {
+                t.close_with(code);
+            }
+        }
+    }
+
+    /// The ack already sent for this (account, id), if any.
+    pub fn seen_id(&self, account_id: i64, id: &Option<ClientId>) -> Option<Ack> {
+        let id = id.as_ref()?;
+        let s = self.state();
+        let ack = s.recent.get(&account_id)?.acks.get(id)?.clone();
+        Some(Ack { duplicate: true, ..ack })
+    }
+    /// Remember the ack of (account, id) (the oldest of [`RECENT_IDS`] is forgotten).
+    pub fn remember_id(&self, account_id: i64, id: &Option<ClientId>, ack: &Ack) {
+        let Some(id) = id else { return };
+        let mut s = self.state();
+        let e = s.recent.entry(account_id).or_default();
+        if e.acks.insert(id.clone(), ack.clone()).is_none() {
+            e.order.push_back(id.clone());
+            if e.order.len() > RECENT_IDS {
+                if let Some(old) = e.order.pop_front() {
+                    e.acks.remove(&old);
+                }
+            }
+        }
+    }
+}
