@@ -78,26 +78,9 @@ export function createConnection(page) {
     page.sock.send('resync', resyncFields(page.st)).catch(() => {});
   }
 
-  /** Join the room (by invite, game or room id) on the socket that plays it. */
-  async function join({ quiet = false, path = null } = {}) {
-    const { name, key, dispatch } = page;
-    dispatch({ type: 'ui/joining', joining: true });
-    try {
-      let fields;
-      if (name === 'join') fields = { invite: key };
-      else if (name === 'game') fields = { game: Number(key) };
-      else fields = { room: page.st.roomId };
-      const { socket, ack } = await joinFollowing(live, socketAt, fields, {
-        path,
-        onSocket: (s) => { if (s !== page.sock) { const old = page.sock; attach(s); if (old !== live) dropSocket(old); } },
-        timeoutMs: 10000,
-      });
-      if (socket !== page.sock) attach(socket);
-      dispatch({ type: 'ui/joined', room: ack.room });
-    } catch (e) {
-      if (quiet) throw e;
-      clear(page.main, h('div.panel.empty', h('h2', t('error')), h('p', errorText(e)), h('a.btn', { href: '#/lobby' }, t('back_to_lobby'))));
-    } finally { dispatch({ type: 'ui/joining', joining: false }); }
+  /** Join the room on the socket that plays it (see `joinRoom`). */
+  function join(opts) {
+    return joinRoom(page, attach, opts);
   }
 
   return {
@@ -109,4 +92,29 @@ export function createConnection(page) {
       if (page.sock !== live) dropSocket(page.sock);
     },
   };
+}
+
+/**
+ * Join the room (by invite, game or room id) on the socket that plays it, `attach`ing the page to
+ * each socket the join moves to. A failure replaces the page with the error (or, `quiet`, throws).
+ */
+async function joinRoom(page, attach, { quiet = false, path = null } = {}) {
+  const { name, key, dispatch } = page;
+  dispatch({ type: 'ui/joining', joining: true });
+  try {
+    let fields;
+    if (name === 'join') fields = { invite: key };
+    else if (name === 'game') fields = { game: Number(key) };
+    else fields = { room: page.st.roomId };
+    const { socket, ack } = await joinFollowing(live, socketAt, fields, {
+      path,
+      onSocket: (s) => { if (s !== page.sock) { const old = page.sock; attach(s); if (old !== live) dropSocket(old); } },
+      timeoutMs: 10000,
+    });
+    if (socket !== page.sock) attach(socket);
+    dispatch({ type: 'ui/joined', room: ack.room });
+  } catch (e) {
+    if (quiet) throw e;
+    clear(page.main, h('div.panel.empty', h('h2', t('error')), h('p', errorText(e)), h('a.btn', { href: '#/lobby' }, t('back_to_lobby'))));
+  } finally { dispatch({ type: 'ui/joining', joining: false }); }
 }
