@@ -1,0 +1,73 @@
+// The room page's layout: the board with its overlay and tools (zoom, sound), and beside it the
+// panels (status, room info, log, casualties, seats, chat); `draw(state, now)` renders every view
+// from the state. `on`: {dispatch(msg), state() → the current state, act, leaveRoom,
+// loadFormation, saveFormation, sendChat}.
+import { h, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { sound } from '../sound.js';
+import { createBoardView } from './board-view.js';
+import { createStatusView } from './status-view.js';
+import { createSeatsView } from './seats-view.js';
+import { createInfoView } from './info-view.js';
+import { createChatView, createLogView } from './feed-views.js';
+import { createCasualtiesView } from './casualties-view.js';
+import { createMarkMenu } from './marks-menu.js';
+
+export function createRoomLayout(main, on) {
+  const { dispatch } = on;
+  const boardBox = h('div.board-wrap', { 'data-testid': 'board' });
+  const overlay = h('div.overlay-msg', { hidden: true });
+  boardBox.append(overlay);
+  const boardView = createBoardView(boardBox, {
+    onClick: (station) => dispatch({ type: 'ui/click', station }),
+    onMark: (station) => dispatch({ type: 'ui/mark_menu', station }),
+  });
+  const status = createStatusView(overlay, on);
+  const seats = createSeatsView(on.act);
+  const chat = createChatView({ tab: (tab) => dispatch({ type: 'ui/chat_tab', tab }), send: on.sendChat });
+  const log = createLogView({
+    show: (no) => {
+      const ev = no == null ? null : on.state().log.find(e => e.no === no);
+      boardView.board.setHighlight(no, ev ? { no, seat: ev.seat, path: ev.path || [ev.from, ev.to] } : null);
+    },
+  });
+  const info = createInfoView();
+  const casualties = createCasualtiesView();
+  const markMenu = createMarkMenu({
+    pick: (station, mark) => dispatch({ type: 'ui/mark', station, mark }),
+    clientPos: (station) => boardView.board.clientPos(station),
+  });
+  const logPanel = h('section.panel', { 'data-testid': 'log-panel' }, h('h2', t('log')), log.el);
+  const side = h('aside.side', status.el, info.el, logPanel, casualties.el, seats.el, chat.el);
+  // The tools sit above the side panels: in view beside the board, and under it on a phone.
+  side.prepend(boardTools(boardBox));
+  main.append(h('div.game-layout', h('div.board-col', boardBox), side));
+
+  let drawnPhase = null;
+  return {
+    boardView, status, markMenu,
+    draw(s, now) {
+      for (const view of [boardView, status]) view.render(s, now);
+      for (const view of [seats, info, chat, log, casualties, markMenu]) view.render(s);
+      const phase = s.phase || (s.room && s.room.phase);
+      if (phase === drawnPhase) return;
+      // A new phase: old error toasts are moot; the invite matters only while waiting.
+      if (drawnPhase) toast('');
+      drawnPhase = phase;
+      if (phase === 'waiting') side.insertBefore(info.el, status.el.nextSibling);
+      else side.append(info.el);
+    },
+  };
+}
+
+/** Zoom (the board wider than the screen on a phone) and the sound switch. */
+function boardTools(boardBox) {
+  const soundBtn = h('button.btn.small', { type: 'button', 'data-testid': 'sound', onclick: () => { sound.on = !sound.on; soundLabel(); if (sound.on) sound.play('turn'); } });
+  const soundLabel = () => { soundBtn.textContent = sound.on ? t('sound_on') : t('sound_off'); soundBtn.setAttribute('aria-pressed', String(sound.on)); };
+  soundLabel();
+  const zoomBtn = h('button.btn.small.zoom', { type: 'button', 'data-testid': 'zoom', onclick: () => {
+    const z = boardBox.classList.toggle('zoomed');
+    zoomBtn.textContent = z ? t('unzoom') : t('zoom');
+  } }, t('zoom'));
+  return h('div.board-tools', zoomBtn, soundBtn, h('span.small.muted.kb-hint', t('keyboard_help') + ' · ' + t('mark_hint')));
+}
