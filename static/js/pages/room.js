@@ -1,7 +1,7 @@
 // A room and its game: seats, deployment, battle, result. One page for every phase
 // (docs/protocol.md §3–§9). Thin wiring: socket messages and clicks go through the pure reducer
 // (room/state.js), the views (room/*-view.js) draw the new state, and the reducer's effects
-// (send, toast, navigate, fetch the points) are carried out here.
+// (send, toast, navigate, sound) are carried out here.
 import { h, clear, toast } from '../dom.js';
 import { t, errorText, errorWithReason, rankName } from '../i18n.js';
 import { api } from '../api.js';
@@ -10,7 +10,7 @@ import { joinFollowing, locateRoom, nodePath } from '../follow.js';
 import { session } from '../session.js';
 import { navigate, banner } from '../main.js';
 import { formationsDialog, saveFormation } from '../formations.js';
-import { initialState, reduce, updateFits, resyncFields, pointsWanted } from '../room/state.js';
+import { initialState, reduce, updateFits, resyncFields } from '../room/state.js';
 import { createBoardView } from '../room/board-view.js';
 import { createStatusView } from '../room/status-view.js';
 import { createSeatsView } from '../room/seats-view.js';
@@ -143,7 +143,6 @@ export async function render(main, { name, args, query }) {
         sock.sendReliable('move', { room: st.roomId, from: e.from, to: e.to })
           .catch((error) => dispatch({ type: 'ui/move_failed', error, legal: e.legal, v: e.v }));
         break;
-      case 'fetch_points': fetchPoints(); break;
       case 'toast': toast(e.key ? t(e.key) : e.reason ? errorWithReason(e.error) : errorText(e.error), e.kind); break;
       case 'navigate': navigate(e.to); break;
       case 'replace_url': history.replaceState(null, '', e.hash); break;
@@ -193,23 +192,6 @@ export async function render(main, { name, args, query }) {
     const f = await formationsDialog(variantOf(st));
     if (!f) return;
     try { await act('load_formation', { seat, formation: f.id }); } catch { /* toasted */ }
-  }
-
-  /** Ranked games: the points this game gave us, from our profile's recent games. */
-  async function fetchPoints(attempt = 0) {
-    if (!pointsWanted(st)) return;
-    const me = session.me;
-    if (!me || me.guest) return;
-    try {
-      const p = await api('GET', '/api/profiles/' + encodeURIComponent(me.name));
-      const g = (p.recent_games || []).find(x => x.game_id === st.game);
-      if (g && g.points != null) {
-        dispatch({ type: 'ui/points', points: g.points, outcome: g.outcome });
-        return;
-      }
-    } catch { /* not critical */ }
-    // The result is recorded right after the game ends; look again shortly.
-    if (attempt < 5) setTimeout(() => fetchPoints(attempt + 1), 1000);
   }
 
   // ---------- server messages (from the room's socket; moved with it)
