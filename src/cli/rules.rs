@@ -4,11 +4,11 @@
 //!
 //! Reads JSON on stdin, prints JSON on stdout. Any bad input or illegal action prints
 //! `{"error": {"code", "index"?, "message"}}` and returns exit status 2.
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use siguo_rules::{
-    Action, Deployment, Game, Options, Piece, Position, Rank, Seat, SeatSet, Station, Variant,
-    Viewer,
+    Action, Deployment, Event, Game, Options, Piece, Position, Rank, Seat, SeatSet, Station,
+    Status, Variant, View, Viewer,
 };
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -25,13 +25,41 @@ impl RefereeError {
     fn new(code: &'static str, message: impl Into<String>) -> Self {
         RefereeError { code, index: None, message: message.into() }
     }
-    pub fn to_json(&self) -> Value {
-        let mut e = json!({"code": self.code, "message": self.message});
-        if let Some(i) = self.index {
-            e["index"] = json!(i);
+    /// `{"error": {"code", "index"?, "message"}}`
+    pub fn answer(&self) -> ErrorAnswer<'_> {
+        ErrorAnswer {
+            error: ErrorBody { code: self.code, index: self.index, message: &self.message },
         }
-        json!({ "error": e })
     }
+}
+
+/// What a failing referee command prints.
+#[derive(Debug, Serialize)]
+pub struct ErrorAnswer<'a> {
+    pub error: ErrorBody<'a>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ErrorBody<'a> {
+    pub code: &'static str,
+    /// the action that failed (`play`)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    pub message: &'a str,
+}
+
+/// What a successful referee command prints, one shape per subcommand.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// `moves`
+    Moves { moves: Vec<String> },
+    /// `play`
+    Played { position: Box<Position>, events: Vec<Event>, status: Status },
+    /// `view`
+    View(Box<View>),
+    /// `deploy`: always `true` (a broken rule is an error)
+    Deployed { ok: bool },
 }
 
 fn json_error(e: serde_json::Error) -> RefereeError {
@@ -48,12 +76,12 @@ fn load(p: &Position) -> Result<Game, RefereeError> {
 }
 
 /// Legal moves of the seat to move, as sorted `"<from>-<to>"` strings.
-pub fn moves(input: &str) -> Result<Value, RefereeError> {
+pub fn moves(input: &str) -> Result<Answer, RefereeError> {
     let p: Position = serde_json::from_str(input).map_err(json_error)?;
     let g = load(&p)?;
     let mut v: Vec<String> = g.legal_moves().iter().map(|m| m.notation()).collect();
     v.sort();
-    Ok(json!({ "moves": v }))
+    Ok(Answer::Moves { moves: v })
 }
 
 #[derive(Deserialize)]
@@ -65,7 +93,7 @@ struct PlayInput {
 }
 
 /// Apply actions to a position; the resulting position, the events and the status.
-pub fn play(input: &str) -> Result<Value, RefereeError> {
+pub fn play(input: &str) -> Result<Answer, RefereeError> {
     let inp: PlayInput = serde_json::from_str(input).map_err(json_error)?;
     let mut g = load(&inp.position)?;
     let mut events = Vec::new();
@@ -82,11 +110,7 @@ pub fn play(input: &str) -> Result<Value, RefereeError> {
         })?;
         events.extend(ev);
     }
-    Ok(json!({
-        "position": g.to_position(),
-        "events": events,
-        "status": g.status(),
-    }))
+    Ok(Answer::Played { position: Box::new(g.to_position()), events, status: g.status() })
 }
 
 /// A seat letter of `variant` (`N E S W`; `S N` for Hidden Front).
@@ -99,7 +123,7 @@ fn parse_seat(s: &str, variant: Variant) -> Result<Seat, RefereeError> {
 }
 
 /// The position as `seat` sees it (hidden ranks as `"?"`).
-pub fn view(input: &str, seat: &str) -> Result<Value, RefereeError> {
+pub fn view(input: &str, seat: &str) -> Result<Answer, RefereeError> {
     // An unknown seat is refused before the input is read.
     if seat != "spectator" {
         parse_seat(seat, Variant::FourPlayer)?;
@@ -110,7 +134,7 @@ pub fn view(input: &str, seat: &str) -> Result<Value, RefereeError> {
         s => Viewer::Seats(SeatSet::one(parse_seat(s, p.variant)?)),
     };
     let g = load(&p)?;
-    serde_json::to_value(g.view(viewer)).map_err(|e| RefereeError::new("internal", e.to_string()))
+    Ok(Answer::View(Box::new(g.view(viewer))))
 }
 
 /// A deployment piece: a rank (`"9"`) or a piece of the deploying seat (`"S9"`).
@@ -133,7 +157,7 @@ struct DeployInput {
 
 /// Check one seat's whole deployment (rules.md §4, hidden-front.md §3): `{"ok": true}`, or the
 /// first broken rule as an error with the deployment error's code.
-pub fn deploy(input: &str, seat: &str) -> Result<Value, RefereeError> {
+pub fn deploy(input: &str, seat: &str) -> Result<Answer, RefereeError> {
     let inp: DeployInput = serde_json::from_str(input).map_err(json_error)?;
     let seat = parse_seat(seat, inp.variant)?;
     let options = Options::from_json_for(inp.variant, inp.options)
@@ -156,7 +180,7 @@ pub fn deploy(input: &str, seat: &str) -> Result<Value, RefereeError> {
     Deployment { seat, pieces }
         .validate_for(inp.variant, &options)
         .map_err(|e| RefereeError::new(e.code(), deploy_message(&e)))?;
-    Ok(json!({ "ok": true }))
+    Ok(Answer::Deployed { ok: true })
 }
 
 /// The deployment error's message, naming the station or the rank.
@@ -168,7 +192,7 @@ fn deploy_message(e: &siguo_rules::DeployError) -> String {
 }
 
 /// Run one referee subcommand on `input`.
-pub fn run_on(sub: &str, seat: Option<&str>, input: &str) -> Result<Value, RefereeError> {
+pub fn run_on(sub: &str, seat: Option<&str>, input: &str) -> Result<Answer, RefereeError> {
     match sub {
         "moves" => moves(input),
         "play" => play(input),
@@ -194,13 +218,18 @@ pub fn run(sub: &str, seat: Option<&str>) -> i32 {
         Ok(_) => run_on(sub, seat, &input),
         Err(e) => Err(RefereeError::new("malformed_json", e.to_string())),
     };
-    match result {
-        Ok(v) => {
-            println!("{v}");
-            0
+    let (text, code) = match &result {
+        Ok(answer) => (serde_json::to_string(answer), 0),
+        Err(e) => (serde_json::to_string(&e.answer()), 2),
+    };
+    match text {
+        Ok(text) => {
+            println!("{text}");
+            code
         }
         Err(e) => {
-            println!("{}", e.to_json());
+            let internal = RefereeError::new("internal", e.to_string());
+            println!("{}", serde_json::to_string(&internal.answer()).unwrap_or_default());
             2
         }
     }

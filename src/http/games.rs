@@ -4,11 +4,11 @@
 use crate::app::AppState;
 use crate::auth::Identity;
 use crate::error::{AppError, AppResult};
-use crate::live::store;
+use crate::live::store::{self, GamePlayer};
 use actix_web::{get, web, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
-use siguo_rules::{GameRecord, Viewer};
+use chrono::NaiveDateTime;
+use serde::{Deserialize, Serialize};
+use siguo_rules::{Action, GameRecord, ShownOptions, Status, Variant, View, Viewer};
 use utoipa::{IntoParams, ToSchema};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -22,6 +22,35 @@ pub struct Page {
     pub limit: Option<i64>,
     /// only games with an id below this one (for paging)
     pub before: Option<i64>,
+}
+
+/// `GET /api/games/{id}`: a finished game's whole `record`, or the `public` information of a
+/// game in progress (the other one `null`).
+#[derive(Serialize)]
+struct GameAnswer {
+    id: i64,
+    kind: String,
+    variant: Variant,
+    state: String,
+    options: ShownOptions,
+    created_at: NaiveDateTime,
+    started_at: Option<NaiveDateTime>,
+    finished_at: Option<NaiveDateTime>,
+    players: Vec<GamePlayer>,
+    result: Option<Status>,
+    record: Option<GameRecord>,
+    public: Option<PublicGame>,
+}
+
+/// What anyone may see of a game that is not finished.
+#[derive(Serialize)]
+struct PublicGame {
+    /// the spectator's view (`None` before the battle)
+    view: Option<View>,
+    /// the actions so far (they carry no rank)
+    actions: Vec<Action>,
+    /// its live version, as in the WebSocket protocol (`None` when not in memory)
+    v: Option<u64>,
 }
 
 /// A game: the whole record when finished, public information while in progress.
@@ -40,30 +69,33 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
         actions: g.actions.clone(),
     };
     let (record, public) = match (&g.deployments, finished) {
-        (Some(d), true) => (json!(record_of(d)), serde_json::Value::Null),
+        (Some(d), true) => (Some(record_of(d)), None),
         (Some(d), false) => {
-            let rec = record_of(d);
-            let view = rec
-                .replay()
-                .map(|game| json!(game.view(Viewer::Spectator)))
-                .unwrap_or(serde_json::Value::Null);
-            (serde_json::Value::Null, json!({"view": view, "actions": g.actions}))
+            let view = record_of(d).replay().ok().map(|game| game.view(Viewer::Spectator));
+            (None, Some((view, g.actions.clone())))
         }
-        (None, _) => (serde_json::Value::Null, json!({"view": null, "actions": []})),
+        (None, _) => (None, Some((None, vec![]))),
     };
-    // a game in play: its live version, as in the WebSocket protocol (null when not in memory)
     let public = match public {
-        serde_json::Value::Object(mut m) => {
-            m.insert("v".into(), json!(state.live.game_version(id).await));
-            serde_json::Value::Object(m)
+        Some((view, actions)) => {
+            Some(PublicGame { view, actions, v: state.live.game_version(id).await })
         }
-        other => other,
+        None => None,
     };
-    Ok(HttpResponse::Ok().json(json!({
-        "id": g.id, "kind": g.kind, "variant": g.variant, "state": g.state, "options": g.options.shown(g.variant),
-        "created_at": g.created_at, "started_at": g.started_at, "finished_at": g.finished_at,
-        "players": g.players, "result": g.result, "record": record, "public": public,
-    })))
+    Ok(HttpResponse::Ok().json(GameAnswer {
+        id: g.id,
+        kind: g.kind,
+        variant: g.variant,
+        state: g.state,
+        options: g.options.shown(g.variant),
+        created_at: g.created_at,
+        started_at: g.started_at,
+        finished_at: g.finished_at,
+        players: g.players,
+        result: g.result,
+        record,
+        public,
+    }))
 }
 
 /// Which node plays a game: its room's socket goes to `path` (`/ws/n/{node}`, routed by the load
@@ -84,7 +116,15 @@ pub async fn game_node(
 /// `{node, path}`: where a game's or a room's socket goes (`GET /api/games/{id}/node`,
 /// `GET /api/rooms/{room}/node`).
 pub(crate) fn node_answer(node: String) -> HttpResponse {
-    HttpResponse::Ok().json(json!({"path": crate::live::protocol::node_path(&node), "node": node}))
+    HttpResponse::Ok().json(NodeAnswer { path: crate::live::protocol::node_path(&node), node })
+}
+
+/// `{node, path}`.
+#[derive(Serialize)]
+struct NodeAnswer {
+    node: String,
+    /// `/ws/n/{node}`
+    path: String,
 }
 
 /// Your games, newest first.

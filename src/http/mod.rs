@@ -184,8 +184,20 @@ fn json_errors<B: MessageBody + 'static>(
             new.append_header((name.clone(), value.clone()));
         }
     }
-    let body = serde_json::json!({"error": {"code": code, "message": message}});
+    let body = PlainError { error: PlainErrorDetail { code, message } };
     ServiceResponse::new(req, new.json(body)).map_into_right_body()
+}
+
+/// The `{"error": {"code", "message"}}` body given to an error answer that had none.
+#[derive(serde::Serialize)]
+struct PlainError {
+    error: PlainErrorDetail,
+}
+
+#[derive(serde::Serialize)]
+struct PlainErrorDetail {
+    code: &'static str,
+    message: &'static str,
 }
 
 /// The client's IP: the peer address, or the forwarded one when `server.trust_proxy` is on.

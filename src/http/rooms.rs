@@ -4,8 +4,7 @@ use crate::auth::Identity;
 use crate::error::{AppError, AppResult};
 use crate::live::{socket, Who};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -71,7 +70,14 @@ pub async fn create_room(
     let who = Who { account_id: who.account_id, name: who.name, guest: who.guest };
     let (room, invite) =
         state.live.create_room(&who, b.public.unwrap_or(true), variant, options)?;
-    Ok(HttpResponse::Created().json(json!({"room": room, "invite": invite})))
+    Ok(HttpResponse::Created().json(CreatedRoom { room, invite }))
+}
+
+/// `POST /api/rooms`: the new room and its invite code.
+#[derive(Serialize)]
+struct CreatedRoom {
+    room: String,
+    invite: String,
 }
 
 #[derive(Debug, Deserialize)]

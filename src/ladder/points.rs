@@ -133,8 +133,8 @@ pub fn team_outcome(status: Status, team: Team) -> Option<Outcome> {
 /// The line for an account controlling `seats` (all of one team), see the module docs.
 pub fn account_outcome(game: &FinishedGame, seats: &[Seat]) -> Option<Outcome> {
     let team = seats.first()?.team();
-    let escaped = seats.iter().any(|&s| game.seats[s.index()].escaped);
-    let surrendered = seats.iter().any(|&s| game.seats[s.index()].surrendered);
+    let escaped = seats.iter().any(|&s| game.seats[s].escaped);
+    let surrendered = seats.iter().any(|&s| game.seats[s].surrendered);
     outcome_from_flags(game.status, team, surrendered, escaped)
 }
 
@@ -163,7 +163,7 @@ pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
     if game.status == Status::Ongoing {
         return Err(NotCounted::NotFinished);
     }
-    for s in &game.seats {
+    for s in game.seats.values() {
         if s.bot.is_some() {
             return Err(NotCounted::Bot);
         }
@@ -171,7 +171,7 @@ pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
             return Err(NotCounted::Guest);
         }
     }
-    let acc = |seat: Seat| game.seats[seat.index()].account_id;
+    let acc = |seat: Seat| game.seats[seat].account_id;
     let ok = match ladder {
         LadderKind::Ranked => {
             let ids: Vec<i64> = Seat::ALL.iter().filter_map(|&s| acc(s)).collect();
@@ -196,7 +196,7 @@ pub fn results(game: &FinishedGame) -> Result<Vec<PlayerResult>, NotCounted> {
     let ladder = counting_ladder(game)?;
     let mut out: Vec<PlayerResult> = Vec::with_capacity(4);
     for seat in Seat::ALL {
-        let Some(id) = game.seats[seat.index()].account_id else { continue };
+        let Some(id) = game.seats[seat].account_id else { continue };
         match out.iter_mut().find(|r| r.account_id == id) {
             Some(r) => r.seats.push(seat),
             None => out.push(PlayerResult {
@@ -220,16 +220,17 @@ mod tests {
     use crate::ladder::FinishedSeat;
     use crate::live::GameKind;
     use siguo_bots::Level;
-    use siguo_rules::{DrawReason, WinReason};
+    use siguo_rules::{BySeat, DrawReason, WinReason};
 
     const NS_WINS: Status = Status::Won { winner: Team::NS, reason: WinReason::Elimination };
     const EW_WINS: Status = Status::Won { winner: Team::EW, reason: WinReason::Elimination };
     const DRAW: Status = Status::Draw { reason: DrawReason::StepLimit };
 
-    fn seated(ids: [i64; 4]) -> [FinishedSeat; 4] {
-        Seat::ALL.map(|seat| FinishedSeat {
+    fn seated(ids: [i64; 4]) -> BySeat<FinishedSeat> {
+        let ids = BySeat::from(ids);
+        BySeat::from_fn(|seat| FinishedSeat {
             seat,
-            account_id: Some(ids[seat.index()]),
+            account_id: Some(ids[seat]),
             guest: false,
             bot: None,
             escaped: false,
@@ -312,7 +313,7 @@ mod tests {
     #[test]
     fn surrender_then_partner_wins() {
         let mut g = ranked(NS_WINS);
-        g.seats[Seat::N.index()].surrendered = true;
+        g.seats[Seat::N].surrendered = true;
         assert_eq!(
             all(&g),
             vec![
@@ -327,7 +328,7 @@ mod tests {
     #[test]
     fn escape_then_partner_wins() {
         let mut g = ranked(EW_WINS);
-        g.seats[Seat::W.index()].escaped = true;
+        g.seats[Seat::W].escaped = true;
         assert_eq!(
             all(&g),
             vec![
@@ -342,8 +343,8 @@ mod tests {
     #[test]
     fn surrender_and_escape_override_a_draw_and_a_loss() {
         let mut g = ranked(DRAW);
-        g.seats[Seat::E.index()].surrendered = true;
-        g.seats[Seat::S.index()].escaped = true;
+        g.seats[Seat::E].surrendered = true;
+        g.seats[Seat::S].escaped = true;
         assert_eq!(
             all(&g),
             vec![
@@ -354,15 +355,15 @@ mod tests {
             ]
         );
         let mut g = ranked(NS_WINS);
-        g.seats[Seat::E.index()].escaped = true;
+        g.seats[Seat::E].escaped = true;
         assert_eq!(outcome_of(&g, 2), Outcome::Escape);
     }
 
     #[test]
     fn both_of_a_team_surrendering() {
         let mut g = ranked(NS_WINS);
-        g.seats[Seat::E.index()].surrendered = true;
-        g.seats[Seat::W.index()].surrendered = true;
+        g.seats[Seat::E].surrendered = true;
+        g.seats[Seat::W].surrendered = true;
         assert_eq!(
             all(&g),
             vec![
@@ -377,8 +378,8 @@ mod tests {
     #[test]
     fn escape_beats_surrender_on_one_seat() {
         let mut g = ranked(EW_WINS);
-        g.seats[Seat::N.index()].surrendered = true;
-        g.seats[Seat::N.index()].escaped = true;
+        g.seats[Seat::N].surrendered = true;
+        g.seats[Seat::N].escaped = true;
         assert_eq!(outcome_of(&g, 1), Outcome::Escape);
     }
 
@@ -396,22 +397,22 @@ mod tests {
     #[test]
     fn dual_control_one_seat_surrendered_counts_even_if_the_team_wins() {
         let mut g = dual(NS_WINS);
-        g.seats[Seat::S.index()].surrendered = true;
+        g.seats[Seat::S].surrendered = true;
         assert_eq!(all(&g), vec![(1, Outcome::Surrender, 0), (2, Outcome::Loss, 0)]);
     }
 
     #[test]
     fn dual_control_one_seat_escaped_counts_even_if_the_team_wins() {
         let mut g = dual(EW_WINS);
-        g.seats[Seat::E.index()].escaped = true;
+        g.seats[Seat::E].escaped = true;
         assert_eq!(all(&g), vec![(1, Outcome::Loss, 0), (2, Outcome::Escape, -2)]);
     }
 
     #[test]
     fn dual_control_surrender_on_one_seat_and_escape_on_the_other_is_an_escape() {
         let mut g = dual(EW_WINS);
-        g.seats[Seat::N.index()].surrendered = true;
-        g.seats[Seat::S.index()].escaped = true;
+        g.seats[Seat::N].surrendered = true;
+        g.seats[Seat::S].escaped = true;
         assert_eq!(outcome_of(&g, 1), Outcome::Escape);
     }
 
@@ -427,14 +428,14 @@ mod tests {
         assert_eq!(counting_ladder(&g), Err(NotCounted::NoBattle));
         assert_eq!(counting_ladder(&ranked(Status::Ongoing)), Err(NotCounted::NotFinished));
         let mut g = ranked(NS_WINS);
-        g.seats[2].account_id = None;
-        g.seats[2].bot = Some(Level::Greedy);
+        g.seats[Seat::S].account_id = None;
+        g.seats[Seat::S].bot = Some(Level::Greedy);
         assert_eq!(counting_ladder(&g), Err(NotCounted::Bot));
         let mut g = dual(NS_WINS);
-        g.seats[1].guest = true;
+        g.seats[Seat::E].guest = true;
         assert_eq!(counting_ladder(&g), Err(NotCounted::Guest));
         let mut g = ranked(NS_WINS);
-        g.seats[3].account_id = None;
+        g.seats[Seat::W].account_id = None;
         assert_eq!(counting_ladder(&g), Err(NotCounted::Guest));
     }
 
@@ -442,7 +443,7 @@ mod tests {
     fn seating_must_fit_the_ladder() {
         // ranked with one account on two seats
         let mut g = ranked(NS_WINS);
-        g.seats[2].account_id = Some(1);
+        g.seats[Seat::S].account_id = Some(1);
         assert_eq!(counting_ladder(&g), Err(NotCounted::BadSeating));
         // ranked_dual with four different accounts, or one account on both teams
         let mut g = ranked(NS_WINS);

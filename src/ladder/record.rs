@@ -14,7 +14,7 @@ use super::points::{self, PlayerResult};
 use super::{FinishedGame, LadderKind, Outcome};
 use crate::db::schema::{ladder_point_counts as lpc, ladder_results as lr, ladder_stats as ls};
 use crate::db::DbConn;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use diesel::prelude::*;
 use std::collections::BTreeMap;
 
@@ -36,6 +36,17 @@ pub struct Recorded {
     pub ladder: Option<LadderKind>,
     /// Results newly applied by this call (empty when they had all been applied before).
     pub applied: Vec<(i64, Outcome)>,
+    /// Every account's result of this game as stored in `ladder_results`, newly applied or not
+    /// (ordered by account id): what the game gave, the same on every call for the same game.
+    pub results: Vec<StoredResult>,
+}
+
+/// One account's applied result of a game (a `ladder_results` row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredResult {
+    pub account_id: i64,
+    pub outcome: Outcome,
+    pub points: i32,
 }
 
 /// Apply `game` to the ladder if it counts; idempotent. See the module docs.
@@ -49,102 +60,162 @@ pub fn record_result(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Record
     };
     let ladder = results[0].ladder;
     conn.transaction(|conn| {
-        let now = chrono::Utc::now().naive_utc();
-        let mut applied: Vec<&PlayerResult> = Vec::new();
-        for r in &results {
-            let row = (
-                lr::game_id.eq(game.game_id),
-                lr::account_id.eq(r.account_id),
-                lr::ladder.eq(ladder.as_str()),
-                lr::outcome.eq(r.outcome.as_str()),
-                lr::points.eq(r.points()),
-                lr::created_at.eq(now),
-            );
-            let n = on_backend!(conn, |c| diesel::insert_into(lr::table)
-                .values(row)
-                .on_conflict_do_nothing()
-                .execute(c))?;
-            if n == 1 {
-                applied.push(r);
-            }
-        }
-        if applied.is_empty() {
-            return Ok(Recorded { ladder: Some(ladder), applied: vec![] });
-        }
-        let mut bucket_delta: BTreeMap<i32, i64> = BTreeMap::new();
-        // Every player of the game gets a stats row (ratings are read for all of them).
-        let mut ids: Vec<i64> = results.iter().map(|r| r.account_id).collect();
-        ids.sort_unstable();
-        for &id in &ids {
-            let row = (ls::account_id.eq(id), ls::ladder.eq(ladder.as_str()));
-            let n = on_backend!(conn, |c| diesel::insert_into(ls::table)
-                .values(row)
-                .on_conflict_do_nothing()
-                .execute(c))?;
-            if n == 1 {
-                *bucket_delta.entry(0).or_default() += 1;
-            }
-        }
-        let ratings: Vec<(i64, f64, f64, f64)> = ls::table
-            .filter(ls::ladder.eq(ladder.as_str()))
-            .filter(ls::account_id.eq_any(&ids))
-            .select((ls::account_id, ls::rating, ls::rd, ls::volatility))
-            .load(conn)?;
-        let rating_of = |id: i64| {
-            ratings
-                .iter()
-                .find(|r| r.0 == id)
-                .map(|&(_, rating, rd, volatility)| Rating { rating, rd, volatility })
-                .unwrap_or_default()
-        };
+        let mut applied = insert_results(conn, game.game_id, ladder, &results)?;
         applied.sort_by_key(|r| r.account_id);
-        for r in &applied {
-            let opponents: Vec<Rating> = results
-                .iter()
-                .filter(|o| o.team != r.team)
-                .map(|o| rating_of(o.account_id))
-                .collect();
-            let new = glicko::update(
-                rating_of(r.account_id),
-                &[(glicko::composite(&opponents), r.outcome.score())],
-            );
-            let o = r.outcome;
-            let one = |x: Outcome| if o == x { 1 } else { 0 };
-            let p = r.points();
-            let target = ls::table
-                .filter(ls::account_id.eq(r.account_id))
-                .filter(ls::ladder.eq(ladder.as_str()));
-            diesel::update(target)
-                .set((
-                    ls::points.eq(ls::points + p),
-                    ls::games.eq(ls::games + 1),
-                    ls::wins.eq(ls::wins + one(Outcome::Win)),
-                    ls::draws.eq(ls::draws + one(Outcome::Draw)),
-                    ls::losses.eq(ls::losses + one(Outcome::Loss)),
-                    ls::surrenders.eq(ls::surrenders + one(Outcome::Surrender)),
-                    ls::escapes.eq(ls::escapes + one(Outcome::Escape)),
-                    ls::rating.eq(new.rating),
-                    ls::rd.eq(new.rd),
-                    ls::volatility.eq(new.volatility),
-                ))
-                .execute(conn)?;
-            if p != 0 {
-                // The row is locked by our update: its points cannot move under us.
-                let now_points: i32 = target.select(ls::points).first(conn)?;
-                *bucket_delta.entry(now_points - p).or_default() -= 1;
-                *bucket_delta.entry(now_points).or_default() += 1;
-            }
-        }
-        for (points, delta) in bucket_delta {
-            if delta != 0 {
-                add_to_bucket(conn, ladder, points, delta)?;
-            }
+        if !applied.is_empty() {
+            apply_stats(conn, ladder, &results, &applied)?;
         }
         Ok(Recorded {
             ladder: Some(ladder),
             applied: applied.iter().map(|r| (r.account_id, r.outcome)).collect(),
+            results: stored_results(conn, game.game_id)?,
         })
     })
+}
+
+/// Insert a `ladder_results` row per account unless it is there; returns the results whose
+/// row this call inserted (those not applied before).
+fn insert_results<'r>(
+    conn: &mut DbConn,
+    game_id: i64,
+    ladder: LadderKind,
+    results: &'r [PlayerResult],
+) -> AppResult<Vec<&'r PlayerResult>> {
+    let now = chrono::Utc::now().naive_utc();
+    let mut applied = Vec::new();
+    for r in results {
+        let row = (
+            lr::game_id.eq(game_id),
+            lr::account_id.eq(r.account_id),
+            lr::ladder.eq(ladder.as_str()),
+            lr::outcome.eq(r.outcome.as_str()),
+            lr::points.eq(r.points()),
+            lr::created_at.eq(now),
+        );
+        let n = on_backend!(conn, |c| diesel::insert_into(lr::table)
+            .values(row)
+            .on_conflict_do_nothing()
+            .execute(c))?;
+        if n == 1 {
+            applied.push(r);
+        }
+    }
+    Ok(applied)
+}
+
+/// The results of a game as stored, by account id.
+pub fn stored_results(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<StoredResult>> {
+    let rows: Vec<(i64, String, i32)> = lr::table
+        .filter(lr::game_id.eq(game_id))
+        .order(lr::account_id)
+        .select((lr::account_id, lr::outcome, lr::points))
+        .load(conn)?;
+    rows.into_iter()
+        .map(|(account_id, outcome, points)| {
+            let outcome = Outcome::parse(&outcome).ok_or_else(|| {
+                AppError::internal(format!("stored outcome {outcome:?} of game {game_id}"))
+            })?;
+            Ok(StoredResult { account_id, outcome, points })
+        })
+        .collect()
+}
+
+/// Change the stats (points, counts, rating) of the accounts in `applied` (sorted by account
+/// id: the lock order) and the point buckets. `results`: every player of the game.
+fn apply_stats(
+    conn: &mut DbConn,
+    ladder: LadderKind,
+    results: &[PlayerResult],
+    applied: &[&PlayerResult],
+) -> AppResult<()> {
+    let mut ids: Vec<i64> = results.iter().map(|r| r.account_id).collect();
+    ids.sort_unstable();
+    let mut bucket_delta = create_stats_rows(conn, ladder, &ids)?;
+    let ratings: Vec<(i64, f64, f64, f64)> = ls::table
+        .filter(ls::ladder.eq(ladder.as_str()))
+        .filter(ls::account_id.eq_any(&ids))
+        .select((ls::account_id, ls::rating, ls::rd, ls::volatility))
+        .load(conn)?;
+    let rating_of = |id: i64| {
+        ratings
+            .iter()
+            .find(|r| r.0 == id)
+            .map(|&(_, rating, rd, volatility)| Rating { rating, rd, volatility })
+            .unwrap_or_default()
+    };
+    for r in applied {
+        let opponents: Vec<Rating> =
+            results.iter().filter(|o| o.team != r.team).map(|o| rating_of(o.account_id)).collect();
+        let new = glicko::update(
+            rating_of(r.account_id),
+            &[(glicko::composite(&opponents), r.outcome.score())],
+        );
+        if let Some(now_points) = apply_one(conn, ladder, r, new)? {
+            *bucket_delta.entry(now_points - r.points()).or_default() -= 1;
+            *bucket_delta.entry(now_points).or_default() += 1;
+        }
+    }
+    for (points, delta) in bucket_delta {
+        if delta != 0 {
+            add_to_bucket(conn, ladder, points, delta)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every player of the game gets a stats row (ratings are read for all of them); returns the
+/// point buckets' changes (new rows start at 0 points).
+fn create_stats_rows(
+    conn: &mut DbConn,
+    ladder: LadderKind,
+    ids: &[i64],
+) -> AppResult<BTreeMap<i32, i64>> {
+    let mut bucket_delta: BTreeMap<i32, i64> = BTreeMap::new();
+    for &id in ids {
+        let row = (ls::account_id.eq(id), ls::ladder.eq(ladder.as_str()));
+        let n = on_backend!(conn, |c| diesel::insert_into(ls::table)
+            .values(row)
+            .on_conflict_do_nothing()
+            .execute(c))?;
+        if n == 1 {
+            *bucket_delta.entry(0).or_default() += 1;
+        }
+    }
+    Ok(bucket_delta)
+}
+
+/// Add one result to its account's stats row, with its new rating; returns the account's
+/// points afterwards when they changed.
+fn apply_one(
+    conn: &mut DbConn,
+    ladder: LadderKind,
+    r: &PlayerResult,
+    new: Rating,
+) -> AppResult<Option<i32>> {
+    let o = r.outcome;
+    let one = |x: Outcome| if o == x { 1 } else { 0 };
+    let p = r.points();
+    let target =
+        ls::table.filter(ls::account_id.eq(r.account_id)).filter(ls::ladder.eq(ladder.as_str()));
+    diesel::update(target)
+        .set((
+            ls::points.eq(ls::points + p),
+            ls::games.eq(ls::games + 1),
+            ls::wins.eq(ls::wins + one(Outcome::Win)),
+            ls::draws.eq(ls::draws + one(Outcome::Draw)),
+            ls::losses.eq(ls::losses + one(Outcome::Loss)),
+            ls::surrenders.eq(ls::surrenders + one(Outcome::Surrender)),
+            ls::escapes.eq(ls::escapes + one(Outcome::Escape)),
+            ls::rating.eq(new.rating),
+            ls::rd.eq(new.rd),
+            ls::volatility.eq(new.volatility),
+        ))
+        .execute(conn)?;
+    if p == 0 {
+        return Ok(None);
+    }
+    // The row is locked by our update: its points cannot move under us.
+    Ok(Some(target.select(ls::points).first(conn)?))
 }
 
 /// `ladder_point_counts[ladder, points] += delta` (creating the bucket).

@@ -7,7 +7,7 @@
 //! these types by a test (`doc_examples`), so the doc and the code cannot drift apart.
 use super::GameKind;
 pub use crate::ladder::queue::CancelReason;
-use crate::ladder::LadderKind;
+use crate::ladder::{LadderKind, Outcome};
 use bytestring::ByteString;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -744,6 +744,9 @@ pub struct Snapshot<'a> {
     pub clock: Clock,
     pub legal_moves: LegalMoves,
     pub last_events: Events<'a>,
+    /// a finished ranked game: what it gave each seat (absent otherwise)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<GameResults>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -756,7 +759,25 @@ pub struct Update<'a> {
     pub view: Option<Cow<'a, View>>,
     pub clock: Clock,
     pub legal_moves: LegalMoves,
+    /// once a ranked game is over (from the update that ends it on): what it gave each seat,
+    /// as applied to the ladder; absent otherwise (casual and practice games, games going on).
+    /// Boxed: an update is the most frequent message, and rarely has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<Box<GameResults>>,
 }
+
+/// A finished ranked game's result for one seat, as the ladder applied it (the seat's
+/// account's line of the points table; both seats of a team under dual control have their
+/// account's). Public: every receiver gets every seat's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatResult {
+    pub outcome: Outcome,
+    /// the change of the account's ladder points (+3 win, +1 draw, 0 loss or surrender, −2 escape)
+    pub points: i32,
+}
+
+/// The applied results of a finished ranked game, one per seat.
+pub type GameResults = SeatMap<SeatResult>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeploymentMsg {

@@ -6,6 +6,7 @@
 //! have one entry per seat of the game's variant, in its order (`Variant::seats`: N E S W for
 //! the four-player game, S N for Hidden Front); `games.variant` names the game.
 use super::finish::{self, FinishedGame};
+use super::protocol::GameResults;
 use super::{GameKind, SeatOccupant};
 use crate::db::schema::{accounts, game_actions, game_players, games};
 use crate::db::DbConn;
@@ -155,14 +156,15 @@ pub fn mark_escaped(conn: &mut DbConn, game_id: i64, seat: Seat) -> AppResult<()
 }
 
 /// Append battle actions (`first_seq`, `first_seq + 1`, ...) in one transaction; when the game is
-/// over, also write its final state and call the finish hook in the same transaction.
+/// over, also write its final state and call the finish hook in the same transaction, and
+/// answer with the results it applied (a ranked game's; see [`finish::on_game_finished`]).
 pub fn append_actions(
     conn: &mut DbConn,
     game_id: i64,
     first_seq: usize,
     actions: &[Action],
     finished: Option<&FinishedGame>,
-) -> AppResult<()> {
+) -> AppResult<Option<GameResults>> {
     conn.transaction(|conn| append_actions_in_tx(conn, game_id, first_seq, actions, finished))
 }
 
@@ -174,7 +176,7 @@ pub fn append_actions_in_tx(
     first_seq: usize,
     actions: &[Action],
     finished: Option<&FinishedGame>,
-) -> AppResult<()> {
+) -> AppResult<Option<GameResults>> {
     for (i, a) in actions.iter().enumerate() {
         diesel::insert_into(game_actions::table)
             .values((
@@ -190,13 +192,13 @@ pub fn append_actions_in_tx(
                 .execute(conn)?;
         }
     }
-    if let Some(f) = finished {
-        write_finished(conn, f)?;
+    match finished {
+        Some(f) => write_finished(conn, f),
+        None => Ok(None),
     }
-    Ok(())
 }
 
-fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<()> {
+fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<Option<GameResults>> {
     let result = to_json(&f.status)?;
     let state = if f.reached_battle { "finished" } else { "aborted" };
     diesel::update(games::table.find(f.game_id))
@@ -206,7 +208,7 @@ fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<()> {
             games::finished_at.eq(Some(now())),
         ))
         .execute(conn)?;
-    for s in f.seats.iter().filter(|s| s.account_id.is_some() || s.bot.is_some()) {
+    for s in f.seats.values().filter(|s| s.account_id.is_some() || s.bot.is_some()) {
         diesel::update(game_players::table.find((f.game_id, s.seat.letter().to_string())))
             .set((game_players::escaped.eq(s.escaped), game_players::surrendered.eq(s.surrendered)))
             .execute(conn)?;
@@ -428,8 +430,23 @@ pub struct LoadedGame {
     pub created_at: NaiveDateTime,
     pub started_at: Option<NaiveDateTime>,
     pub finished_at: Option<NaiveDateTime>,
-    pub players: Vec<serde_json::Value>,
+    pub players: Vec<GamePlayer>,
     pub actions: Vec<Action>,
+}
+
+/// One seat of a game as `GET /api/games/{id}` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GamePlayer {
+    /// the seat letter
+    pub seat: String,
+    pub account_id: Option<i64>,
+    /// the account's name (`None` for a bot)
+    pub name: Option<String>,
+    pub guest: bool,
+    /// the bot's level
+    pub bot: Option<String>,
+    pub escaped: bool,
+    pub surrendered: bool,
 }
 
 pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
@@ -451,9 +468,14 @@ pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
     };
     let players = load_players(conn, id)?
         .into_iter()
-        .map(|(seat, account_id, bot, escaped, surrendered, name, guest)| {
-            serde_json::json!({"seat": seat, "account_id": account_id, "name": name, "guest": guest.unwrap_or(false),
-                               "bot": bot, "escaped": escaped, "surrendered": surrendered})
+        .map(|(seat, account_id, bot, escaped, surrendered, name, guest)| GamePlayer {
+            seat,
+            account_id,
+            name,
+            guest: guest.unwrap_or(false),
+            bot,
+            escaped,
+            surrendered,
         })
         .collect();
     let deployments = match (state.as_str(), deps) {

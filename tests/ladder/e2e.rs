@@ -120,6 +120,23 @@ async fn ranked_dual_through_the_queue_with_a_dual_control_surrender(backend: Ba
     let b_team = if b.seats.contains(&'N') { "NS" } else { "EW" };
     let won = json!({"state": "won", "winner": b_team, "reason": "elimination"});
     assert_ended(&b, &over, won, &[]);
+    // the update that ends the game says what it gave each seat: a surrendered (0) with both of
+    // its seats, b won (+3) with both; a's own last update says the same
+    let mut expected = serde_json::Map::new();
+    for (c, result) in [
+        (&a, json!({"outcome": "surrender", "points": 0})),
+        (&b, json!({"outcome": "win", "points": 3})),
+    ] {
+        for s in &c.seats {
+            expected.insert(s.to_string(), result.clone());
+        }
+    }
+    assert_eq!(over["results"], Value::Object(expected), "{over}");
+    assert_eq!(wait_over(&mut a).await["results"], over["results"]);
+    // a snapshot of the finished room carries them too (a reloaded page)
+    a.act(json!({"type": "resync", "room": room})).await.expect("resync");
+    let snap = a.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "finished").await;
+    assert_eq!(snap["results"], over["results"]);
     a.assert_no_hidden_ranks();
     b.assert_no_hidden_ranks();
 
@@ -241,6 +258,19 @@ async fn ranked_escape_then_the_partner_plays_on(backend: Backend) {
         (Some(-2), Some(1))
     );
     assert_eq!(board["rows"][3]["account_id"], by_seat('W')["account_id"], "the escaper is last");
+    // the update that ended the game told everyone still there each seat's points, as the
+    // leaderboard has them (one game each: its points are the account's)
+    let results = json!({
+        "N": {"outcome": "win", "points": 3}, "E": {"outcome": "surrender", "points": 0},
+        "S": {"outcome": "win", "points": 3}, "W": {"outcome": "escape", "points": -2},
+    });
+    assert_eq!(over["results"], results, "{over}");
+    for seat in ['N', 'E', 'S', 'W'] {
+        assert_eq!(over["results"][seat.to_string()]["points"], by_seat(seat)["points"], "{seat}");
+    }
+    for i in [e, s] {
+        assert_eq!(wait_over(&mut cs[i]).await["results"], results, "{}", cs[i].name);
+    }
     for c in &cs {
         c.assert_no_hidden_ranks();
     }

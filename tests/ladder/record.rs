@@ -7,6 +7,8 @@ use crate::support::{spawn_app, Backend};
 use diesel::prelude::*;
 use siguo::db::schema::games;
 use siguo::ladder::{record_result, FinishedSeat, Outcome};
+use siguo::live::finish::on_game_finished;
+use siguo::live::protocol::SeatResult;
 use siguo_rules::{DrawReason, Seat, Status};
 
 /// Four fresh accounts.
@@ -144,24 +146,47 @@ async fn exactly_once_when_retried_or_interrupted(backend: Backend) {
         let state: String = games::table.find(game_id).select(games::state).first(c).unwrap();
         assert_eq!(state, "battle");
 
-        // 2. the retry applies it
+        // 2. the retry applies it, and says what it applied
         let r = finish(c, &g).unwrap();
         assert_eq!(r.applied.len(), 4);
+        let told: Vec<(i64, Outcome, i32)> =
+            r.results.iter().map(|x| (x.account_id, x.outcome, x.points)).collect();
+        let mut want = vec![
+            (a[0], Outcome::Win, 3),
+            (a[1], Outcome::Loss, 0),
+            (a[2], Outcome::Win, 3),
+            (a[3], Outcome::Loss, 0),
+        ];
+        want.sort_by_key(|w| w.0);
+        assert_eq!(told, want);
+        let first = r.results;
         let after_first = [0, 1, 2, 3].map(|i| stats(c, a[i], "ranked"));
         assert_eq!(after_first[0], Some((3, 1, 1, 0, 0, 0, 0)));
 
-        // 3. retried again (e.g. the server restarted and re-finished the game): nothing changes
+        // 3. retried again (e.g. the server restarted and re-finished the game): nothing changes,
+        // and the same results are reported (per seat, as live play sends them)
         let r = finish(c, &g).unwrap();
         assert!(r.applied.is_empty());
+        assert_eq!(r.results, first);
         let r = record_result(c, &g).unwrap();
         assert!(r.applied.is_empty());
+        assert_eq!(r.results, first);
+        let per_seat = on_game_finished(c, &g).unwrap().expect("a ranked game has results");
+        let win = SeatResult { outcome: Outcome::Win, points: 3 };
+        let loss = SeatResult { outcome: Outcome::Loss, points: 0 };
+        assert_eq!(
+            per_seat.into_iter().collect::<Vec<_>>(),
+            [(Seat::N, win), (Seat::E, loss), (Seat::S, win), (Seat::W, loss)]
+        );
         assert_eq!([0, 1, 2, 3].map(|i| stats(c, a[i], "ranked")), after_first);
         assert_eq!(ladder_rows(c).1, 4);
 
         // 4. a retry with a different story (the result changed?) cannot rewrite what was applied
         let mut other = g.clone();
         other.status = EW_WINS;
-        assert!(record_result(c, &other).unwrap().applied.is_empty());
+        let r = record_result(c, &other).unwrap();
+        assert!(r.applied.is_empty());
+        assert_eq!(r.results, first, "what was applied is reported, not the new story");
         assert_eq!(result_of(c, game_id, a[0]), Some(("win".into(), 3)));
         assert_buckets_consistent(c);
     })
@@ -176,8 +201,10 @@ async fn casual_practice_guest_bot_and_unfinished_games_never_touch_the_ladder(b
         let all = || [seat(a[0]), seat(a[1]), seat(a[2]), seat(a[3])];
         // casual and practice, even with four accounts
         for kind in ["casual", "practice"] {
-            let (_, r) = play(c, kind, all(), NS_WINS);
+            let (g, r) = play(c, kind, all(), NS_WINS);
             assert_eq!(r.ladder, None, "{kind}");
+            assert!(r.results.is_empty());
+            assert_eq!(on_game_finished(c, &g).unwrap(), None, "{kind}: no results to send");
         }
         // a guest in a ranked game
         let mut seats = all();

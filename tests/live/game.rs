@@ -204,6 +204,7 @@ async fn surrender_and_draw(backend: Backend) {
         &[],
     );
     assert_eq!(over["clock"]["phase"], "finished");
+    assert!(over.get("results").is_none(), "a casual game gives no points: {over}");
     cs[0].expect_err(json!({"type": "offer_draw", "room": room}), "game_over").await;
 
     // declined draw, then surrender of a whole team

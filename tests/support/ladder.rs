@@ -91,7 +91,7 @@ pub fn finish(conn: &mut DbConn, g: &FinishedGame) -> AppResult<Recorded> {
             ))
             .execute(c)?;
         for s in Seat::ALL {
-            let r = &g.seats[s.index()];
+            let r = &g.seats[s];
             diesel::update(game_players::table.find((g.game_id, s.letter().to_string())))
                 .set((
                     game_players::surrendered.eq(r.surrendered),
@@ -112,7 +112,7 @@ pub fn start(
     reached_battle: bool,
 ) -> FinishedGame {
     let game_id = insert_game(conn, kind, &mut seats);
-    FinishedGame { game_id, kind: kind_of(kind), seats, status, reached_battle }
+    FinishedGame { game_id, kind: kind_of(kind), seats: seats.into(), status, reached_battle }
 }
 
 /// Insert and finish a game in one go.

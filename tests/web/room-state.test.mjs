@@ -47,6 +47,12 @@ function view(over = {}) {
   };
 }
 
+/** A ranked game's results as the server sends them (docs/protocol.md §8). */
+const RESULTS = {
+  N: { outcome: 'win', points: 3 }, E: { outcome: 'surrender', points: 0 },
+  S: { outcome: 'win', points: 3 }, W: { outcome: 'escape', points: -2 },
+};
+
 function snapshot(over = {}) {
   return {
     type: 'snapshot', room: ROOM, game: 17, v: 42, phase: 'battle', seats: snapSeats(), you: { seats: ['S'] },
@@ -228,11 +234,18 @@ describe('snapshot', () => {
     assert.equal(Object.keys(s.deployments.S.pieces).length, 25);
   });
 
-  test('a finished game asks for the points (each snapshot of it)', () => {
+  test('a snapshot of a finished ranked game brings its results; nothing is fetched', () => {
     const over = view({ status: { state: 'won', winner: 'NS', reason: 'elimination' } });
-    const s = run(inBattle(), snapshot({ phase: 'finished', view: over }));
-    assert.deepEqual(s.effects, [{ type: 'fetch_points' }]);
-    assert.deepEqual(run(s, snapshot({ phase: 'finished', view: over })).effects, [{ type: 'fetch_points' }]);
+    const s = run(inBattle(), snapshot({ phase: 'finished', view: over, results: RESULTS }));
+    assert.deepEqual(s.effects, []);
+    assert.deepEqual(s.results, RESULTS);
+    assert.deepEqual(s.points, { points: 3, outcome: 'win' }, 'ours: S');
+    // a casual game's snapshot has none; a snapshot of another game forgets the old ones
+    assert.equal(run(inBattle(), snapshot({ phase: 'finished', view: over })).results, null);
+    const next = run(s, snapshot({ game: 18 }));
+    assert.equal(next.results, null);
+    assert.equal(next.points, null);
+    assert.deepEqual(run(s, snapshot()).points, { points: 3, outcome: 'win' }, 'same game: kept');
   });
 });
 
@@ -359,7 +372,7 @@ describe('update', () => {
     assert.equal(s.escaped.S, true, 'escapes from the snapshot stay');
   });
 
-  test('game over: finished, logged, asks for the points once', () => {
+  test('game over: finished, logged, nothing fetched', () => {
     const over = view({ status: { state: 'won', winner: 'NS', reason: 'elimination' } });
     const end = update({
       events: [{ type: 'game_over', status: over.status }], view: over,
@@ -367,8 +380,10 @@ describe('update', () => {
     });
     const s = run(inBattle(), end);
     assert.equal(s.phase, 'finished');
-    assert.deepEqual(s.effects, [{ type: 'fetch_points' }]);
+    assert.deepEqual(s.effects, []);
     assert.equal(s.log.at(-1).type, 'game_over');
+    assert.equal(s.results, null, 'a casual game: no results');
+    assert.equal(s.points, null);
     const again = run(s, update({ v: 44, from_v: 43 }));
     assert.deepEqual(again.effects, [], 'already finished');
   });
@@ -376,7 +391,31 @@ describe('update', () => {
   test('a finished status without a clock phase still finishes the game', () => {
     const s = run(inBattle(), update({ view: view({ status: { state: 'draw', winner: null, reason: 'step_limit' } }) }));
     assert.equal(s.phase, 'finished');
-    assert.deepEqual(s.effects, [{ type: 'fetch_points' }]);
+    assert.deepEqual(s.effects, []);
+  });
+
+  test('the update that ends a ranked game stores every seat\'s results, and ours as the points', () => {
+    const over = view({ status: { state: 'won', winner: 'NS', reason: 'elimination' } });
+    const end = update({
+      events: [{ type: 'game_over', status: over.status }], view: over, results: RESULTS,
+      clock: { phase: 'finished', seat: null, deadline: null, remaining_ms: null, server_time: 0 },
+    });
+    const s = run(inBattle(), end);
+    assert.equal(s.phase, 'finished');
+    assert.deepEqual(s.effects, [], 'no polling');
+    assert.deepEqual(s.results, RESULTS);
+    assert.deepEqual(s.points, { points: 3, outcome: 'win' });
+    // a later update without results keeps them
+    assert.deepEqual(run(s, update({ v: 44, from_v: 43 })).results, RESULTS);
+    // an escaper sees its −2, a spectator every seat's results but no points of its own
+    const west = run({ ...inBattle(), you: { seats: ['W'] } }, end);
+    assert.deepEqual(west.points, { points: -2, outcome: 'escape' });
+    const watcher = run({ ...inBattle(), you: { seats: [] } }, end);
+    assert.deepEqual([watcher.results, watcher.points], [RESULTS, null]);
+    // dual control: the first of our seats with a result
+    const dual = { N: { outcome: 'surrender', points: 0 }, E: { outcome: 'win', points: 3 }, S: { outcome: 'surrender', points: 0 }, W: { outcome: 'win', points: 3 } };
+    const both = run({ ...inBattle(), you: { seats: ['N', 'S'] } }, { ...end, results: dual });
+    assert.deepEqual(both.points, { points: 0, outcome: 'surrender' });
   });
 });
 
@@ -440,10 +479,6 @@ describe('local actions', () => {
     assert.deepEqual(run(fresh(), { type: 'ui/action_failed', error }).effects, [{ type: 'toast', error, kind: 'error' }]);
   });
 
-  test('points of a ranked game', () => {
-    assert.deepEqual(run(fresh(), { type: 'ui/points', points: 3, outcome: 'win' }).points, { points: 3, outcome: 'win' });
-    assert.deepEqual(run(fresh(), { type: 'ui/points', points: 0 }).points, { points: 0, outcome: null });
-  });
 
   test('animating drops the selection', () => {
     const s = run(inBattle(), { type: 'ui/click', station: 'Sa1' }, { type: 'ui/animating' });
@@ -622,16 +657,13 @@ describe('selectors', () => {
     assert.deepEqual(S.result(fresh()), { outcome: 'over', winner: null, reason: null });
   });
 
-  test('shown phase, options, resync fields, points wanted', () => {
+  test('shown phase, options, resync fields', () => {
     assert.equal(S.shownPhase(fresh()), 'waiting');
     assert.equal(S.shownPhase(run(fresh(), roomMsg({ phase: 'battle' }))), 'battle');
     assert.equal(S.options(run(fresh(), snapshot())).move_seconds, 20, 'from the view without a room');
     assert.deepEqual(S.options(fresh()), {});
     assert.deepEqual(S.resyncFields(fresh()), { room: ROOM });
     assert.deepEqual(S.resyncFields(inBattle()), { room: ROOM, v: 42 });
-    assert.equal(S.pointsWanted(inBattle()), false, 'casual');
-    assert.equal(S.pointsWanted(run(fresh(), roomMsg({ kind: 'ranked_dual', phase: 'battle', game: 17 }))), true);
-    assert.equal(S.pointsWanted(run(fresh(), roomMsg({ kind: 'ranked' }))), false, 'no game yet');
   });
 
   test('changed compares the named slices by identity', () => {

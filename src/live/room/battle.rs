@@ -3,14 +3,16 @@
 use super::phase::{Finished, Phase};
 use super::{Answer, Cmd, Room};
 use crate::error::AppError;
-use crate::live::finish::{FinishedGame, FinishedSeat};
-use crate::live::protocol::{now_ms, AckBody, ErrorCode, LiveEvent, ProtoError, WireEvent};
+use crate::live::finish::{FinishedGame, FinishedSeat, ResultsSlot};
+use crate::live::protocol::{
+    now_ms, AckBody, ErrorCode, GameResults, LiveEvent, ProtoError, WireEvent,
+};
 use crate::live::store;
 use crate::live::{SeatOccupant, Who};
 use siguo_bots::Bot;
 use siguo_rules::{
-    Action, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Status, Viewer,
-    WinReason,
+    Action, BySeat, ElimReason, Event, Game, Move, RuleError, Seat, SeatSet, Station, Status,
+    Viewer, WinReason,
 };
 
 impl Room {
@@ -147,13 +149,17 @@ impl Room {
         let (id, seq, acts) = (b.table.game_id, b.actions, actions.clone());
         // group commit: committed (with the other games' actions of this instant) before the broadcast
         let guard = self.guard.clone();
+        let results = ResultsSlot::default();
+        let applied = results.clone();
         self.live
             .db()
             .write_grouped(move |c| {
                 guard.check(c, id)?;
-                store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref())
+                applied.put(store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref())?);
+                Ok(())
             })
             .await?;
+        let results = results.take();
         let b = self.phase.battle_mut()?;
         b.actions += actions.len();
         for bot in b.table.bots.values_mut() {
@@ -165,7 +171,7 @@ impl Room {
         }
         b.game = g;
         if over {
-            self.enter_finished();
+            self.enter_finished(results);
         }
         self.publish(events.into_iter().map(WireEvent::from).collect());
         if over {
@@ -174,10 +180,12 @@ impl Room {
         Ok(())
     }
 
-    /// The battle's game is over: the room stays open as finished.
-    pub(super) fn enter_finished(&mut self) {
+    /// The battle's game is over: the room stays open as finished, with the results the
+    /// finishing write applied (a ranked game's).
+    pub(super) fn enter_finished(&mut self, results: Option<GameResults>) {
         if let Phase::Battle(b) = std::mem::take(&mut self.phase) {
-            self.phase = Phase::Finished(Finished { table: b.table, game: b.game, at: now_ms() });
+            let (table, game, at) = (b.table, b.game, now_ms());
+            self.phase = Phase::Finished(Finished { table, game, at, results });
         }
         self.release_owner();
         self.share(None);
@@ -185,7 +193,7 @@ impl Room {
 
     /// What the ladder needs to know of a game that is over.
     pub(super) fn finished_game(&self, game: &Game) -> FinishedGame {
-        let seats = Seat::ALL.map(|s| {
+        let seats = BySeat::from_fn(|s| {
             let player = self.phase.table().and_then(|t| t.players[s].as_ref());
             let (account_id, guest, bot) = match player.map(|p| &p.occ) {
                 Some(SeatOccupant::Account { account_id, guest, .. }) => {

@@ -3,6 +3,7 @@
 use super::phase::{Battle, Deploy, Finished, Lobby, Phase, Player, Slot, Table};
 use super::{spawn, Answer, Room};
 use crate::error::{AppError, AppResult};
+use crate::live::finish::ResultsSlot;
 use crate::live::protocol::{now_ms, AckBody, ErrorCode, LiveEvent, ProtoError, WireEvent};
 use crate::live::store::{self, DeploySeat};
 use crate::live::{GameKind, SeatOccupant, Who};
@@ -219,10 +220,12 @@ impl Room {
             .map_err(|e| AppError::internal(format!("deployment: {e}")))?;
         let id = deploy.table.game_id;
         let finished = game.is_over().then(|| self.finished_game(&game));
+        let results = ResultsSlot::default();
+        let applied = results.clone();
         self.write(id, move |c| {
             store::start_battle(c, id, &deps)?;
             if let Some(f) = &finished {
-                store::append_actions(c, id, 0, &[], Some(f))?;
+                applied.put(store::append_actions(c, id, 0, &[], Some(f))?);
             }
             Ok(())
         })
@@ -236,7 +239,7 @@ impl Room {
             spawn::observe_all(b, &initial);
         }
         self.phase = if game.is_over() {
-            Phase::Finished(Finished { table, game, at: now_ms() })
+            Phase::Finished(Finished { table, game, at: now_ms(), results: results.take() })
         } else {
             let turn_deadline =
                 game.turn().map(|_| now_ms() + self.options.move_seconds as i64 * 1000);

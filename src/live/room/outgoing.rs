@@ -117,6 +117,7 @@ impl Room {
             clock: self.clock(),
             legal_moves: self.legal_moves(viewer),
             last_events: Events::Raw(self.history.last()),
+            results: self.phase.results().cloned(),
         }))
     }
 
@@ -140,6 +141,7 @@ impl Room {
                 view: self.phase.game().map(|g| Cow::Owned(g.view(viewer))),
                 clock,
                 legal_moves: self.legal_moves(viewer),
+                results: self.phase.results().cloned().map(Box::new),
             })
             .to_text()
         };

@@ -2,7 +2,7 @@
 //! (deploying, battle, finished) has every seat of its variant filled (four, or Hidden Front's S
 //! and N; the others stay `None`) and a game id; the battle owns the engine's `Game`. The
 //! compiler holds "this phase implies that field".
-use super::super::protocol::{ErrorCode, PhaseName, ProtoError};
+use super::super::protocol::{ErrorCode, GameResults, PhaseName, ProtoError};
 use super::super::store::DeploySeat;
 use super::super::SeatOccupant;
 use siguo_bots::Bot;
@@ -79,6 +79,8 @@ pub(super) struct Finished {
     pub table: Table,
     pub game: Game,
     pub at: i64,
+    /// a ranked game's results as the ladder applied them (sent in updates and snapshots)
+    pub results: Option<GameResults>,
 }
 
 impl Phase {
@@ -112,6 +114,14 @@ impl Phase {
 
     pub fn game_id(&self) -> Option<i64> {
         self.table().map(|t| t.game_id)
+    }
+
+    /// A finished ranked game's results, as the ladder applied them.
+    pub fn results(&self) -> Option<&GameResults> {
+        match self {
+            Phase::Finished(f) => f.results.as_ref(),
+            _ => None,
+        }
     }
 
     /// The engine's game (battle and after).

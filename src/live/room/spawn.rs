@@ -4,6 +4,7 @@ use super::history::History;
 use super::phase::{Battle, Deploy, Lobby, Phase, Player, Slot, Table};
 use super::{Cmd, Room, RoomHandle};
 use crate::error::{AppError, AppResult};
+use crate::live::finish::ResultsSlot;
 use crate::live::protocol::{now_ms, ServerMsg};
 use crate::live::store::{self, DeploySeat, StoredGame, StoredStage};
 use crate::live::{GameKind, Live, SeatOccupant, Who};
@@ -302,8 +303,14 @@ impl Room {
         }
         let f = self.finished_game(&b.game);
         let gid = b.table.game_id;
-        match self.write(gid, move |c| store::append_actions(c, gid, 0, &[], Some(&f))).await {
-            Ok(()) => self.enter_finished(),
+        let results = ResultsSlot::default();
+        let applied = results.clone();
+        let finish = move |c: &mut crate::db::DbConn| {
+            applied.put(store::append_actions(c, gid, 0, &[], Some(&f))?);
+            Ok(())
+        };
+        match self.write(gid, finish).await {
+            Ok(()) => self.enter_finished(results.take()),
             Err(e) => tracing::error!(game = gid, error = %e, "finishing restored game"),
         }
     }

@@ -1,7 +1,7 @@
 // A room and its game: seats, deployment, battle, result. One page for every phase
 // (docs/protocol.md §3–§9). Thin wiring: socket messages and clicks go through the pure reducer
 // (room/state.js), the views (room/*-view.js, laid out by room/page-layout.js) draw the new
-// state, and the reducer's effects (send, toast, navigate, fetch the points) are carried out by
+// state, and the reducer's effects (send, toast, navigate, sound) are carried out by
 // room/page-actions.js; room/connection.js keeps the room's socket.
 import { toast } from '../dom.js';
 import { errorText } from '../i18n.js';

@@ -1,15 +1,13 @@
 // What the room page does in the world: the reducer's effects carried out (send, swap or move with
 // their answers, toast, navigate, sound, announcements, marks kept) and the actions of its buttons
-// (room actions, chat, leave, load a formation, the points of a ranked game). `page`: {st (the
+// (room actions, chat, leave, load a formation). `page`: {st (the
 // current state), sock (the room's socket), dispatch(msg), layout}.
 import { toast } from '../dom.js';
 import { t, errorText, errorWithReason } from '../i18n.js';
-import { api } from '../api.js';
-import { session } from '../session.js';
 import { navigate } from '../main.js';
 import { formationsDialog } from '../formations.js';
 import { sound } from '../sound.js';
-import { pointsWanted, variantOf } from './state.js';
+import { variantOf } from './state.js';
 import { saveMarks } from './marks-menu.js';
 
 export function runEffect(page, e) {
@@ -25,7 +23,6 @@ export function runEffect(page, e) {
       sock.sendReliable('move', { room: st.roomId, from: e.from, to: e.to })
         .catch((error) => dispatch({ type: 'ui/move_failed', error, legal: e.legal, v: e.v }));
       break;
-    case 'fetch_points': fetchPoints(page); break;
     case 'toast': toast(e.key ? t(e.key) : e.reason ? errorWithReason(e.error) : errorText(e.error), e.kind); break;
     case 'navigate': navigate(e.to); break;
     case 'replace_url': history.replaceState(null, '', e.hash); break;
@@ -69,21 +66,4 @@ export async function loadFormation(page, seat) {
   const f = await formationsDialog(variantOf(page.st));
   if (!f) return;
   try { await act(page, 'load_formation', { seat, formation: f.id }); } catch { /* toasted */ }
-}
-
-/** Ranked games: the points this game gave us, from our profile's recent games. */
-async function fetchPoints(page, attempt = 0) {
-  if (!pointsWanted(page.st)) return;
-  const me = session.me;
-  if (!me || me.guest) return;
-  try {
-    const p = await api('GET', '/api/profiles/' + encodeURIComponent(me.name));
-    const g = (p.recent_games || []).find(x => x.game_id === page.st.game);
-    if (g && g.points != null) {
-      page.dispatch({ type: 'ui/points', points: g.points, outcome: g.outcome });
-      return;
-    }
-  } catch { /* not critical */ }
-  // The result is recorded right after the game ends; look again shortly.
-  if (attempt < 5) setTimeout(() => fetchPoints(page, attempt + 1), 1000);
 }

@@ -36,7 +36,8 @@ export function initialState(roomId = null) {
     lastPath: [],
     log: [], // events (see LOGGED), oldest first
     chat: [], // {from, seat, team, text} or {sys: key, seat}, oldest first
-    points: null, // {points, outcome} of a finished ranked game
+    results: null, // a finished ranked game's results, seat -> {outcome, points} (public, every seat)
+    points: null, // {points, outcome}: ours of `results` (null for a spectator or no results)
     swapError: null, // the error of the last refused swap
     recent: [], // the moves since (and including) our last one: {n, seat, from, to, path, combat, attacker, defender}
     moveNo: 0, // moves seen in this game (numbers the log)
@@ -300,8 +301,16 @@ export function resyncFields(s) {
   return s.v != null ? { room: s.roomId, v: s.v } : { room: s.roomId };
 }
 
-/** Ranked games show the points they gave: worth asking the profile for. */
-export const pointsWanted = (s) => s.game != null && !!s.room && (s.room.kind || '').startsWith('ranked');
+/**
+ * A finished ranked game's results as the server sent them (`results` of the update that ended
+ * it, or of a snapshot of it): kept, with ours — the first of our seats that has one; both seats
+ * of one account (dual control) have its one result. No `results`: nothing changes.
+ */
+function withResults(s, results) {
+  if (!results) return s;
+  const mine = mySeats(s).find(seat => results[seat]);
+  return { ...s, results, points: mine ? { points: results[mine].points, outcome: results[mine].outcome || null } : null };
+}
 
 /** Whether any of `keys` of the state differs from `prev` (by identity; always for no `prev`). */
 export function changed(prev, next, keys) {
@@ -408,7 +417,8 @@ const HANDLERS = {
       if (info) { presence[seat] = info.online; escaped[seat] = info.escaped; }
     }
     const lastMove = (msg.last_events || []).filter(e => e.type === 'moved').pop();
-    return {
+    const sameGame = s.game === msg.game;
+    return withResults({
       ...s,
       game: msg.game, v: msg.v, phase: msg.phase, seats: msg.seats, you: msg.you || s.you, view: msg.view,
       clock: msg.clock, legal: msg.legal_moves || {}, confirmed: msg.confirmed || [],
@@ -419,8 +429,10 @@ const HANDLERS = {
       moveNo: s.game === msg.game && s.moveNo ? s.moveNo : (msg.view && msg.view.steps) || 0,
       recent: s.game === msg.game ? s.recent : [],
       marks: s.game === msg.game ? s.marks : {},
-      effects: msg.phase === 'finished' ? [{ type: 'fetch_points' }] : [],
-    };
+      results: sameGame ? s.results : null,
+      points: sameGame ? s.points : null,
+      effects: [],
+    }, msg.results);
   },
 
   deployment(s, msg) {
@@ -463,10 +475,8 @@ const HANDLERS = {
       if (ANNOUNCED[ev.type]) chat.push({ sys: ANNOUNCED[ev.type], seat: ev.seat });
     }
     const view = msg.view !== undefined ? msg.view : s.view;
-    const phaseBefore = phase;
     if (msg.clock && msg.clock.phase) phase = msg.clock.phase;
     if (view && view.status && view.status.state !== 'ongoing') phase = 'finished';
-    if (phase === 'finished' && phaseBefore !== 'finished') effects.push({ type: 'fetch_points' });
     const next = {
       ...s,
       v: msg.v, view, clock: msg.clock || s.clock, legal: msg.legal_moves || {}, phase,
@@ -477,7 +487,7 @@ const HANDLERS = {
     };
     if (followed.marksChanged) effects.push({ type: 'save_marks' });
     if (myTurn(next) && !myTurn(s)) effects.push({ type: 'your_turn' });
-    return { ...next, effects };
+    return withResults({ ...next, effects }, msg.results);
   },
 
   presence(s, msg) {
@@ -570,10 +580,6 @@ const HANDLERS = {
     const kept = {};
     for (const [stn, m] of Object.entries(marks)) if (MARKS.includes(m) && markable(s, stn)) kept[stn] = m;
     return { ...s, marks: kept };
-  },
-
-  'ui/points'(s, { points, outcome }) {
-    return { ...s, points: { points, outcome: outcome || null } };
   },
 };
 
