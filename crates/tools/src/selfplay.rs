@@ -8,9 +8,11 @@
 //! std threads, one pair at a time.
 //!
 //! A side may be an external program speaking the engine protocol (`--a-engine`, docs/engine.md):
-//! one process per seat and game, fed the same views and public events as a built-in bot; an
-//! engine that answers illegally, crashes or overruns its budget by more than the margin forfeits
-//! the game.
+//! one process per seat and game (in the first game of a pair it deploys its seat; in the second
+//! `new_game` sends it the deployment it plays, made in the first: either way it knows its pieces
+//! before any event), fed the same views and public events as a built-in bot; seeds it is sent are
+//! at most 2^53 − 1. An engine that answers illegally, crashes or overruns its budget by more than
+//! the margin forfeits the game.
 use crate::engine_client::{Deploy, EngineProc, Fault, Reply};
 use siguo_bots::engine_protocol::{Go, LiveEvent, WireEvent};
 use siguo_bots::{make_bot, Bot, Level};
