@@ -5,7 +5,7 @@ use crate::engine_protocol::{
     seat_set, to_line, Answer, ErrorCode, Go, Request, Variant, WireEvent, PROTOCOL_VERSION,
 };
 use crate::{make_bot, Bot, Level};
-use siguo_rules::{Seat, SeatSet};
+use siguo_rules::{Deployment, Options, Seat, SeatSet};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -50,8 +50,9 @@ impl Engine {
         match req {
             Request::Quit => (Vec::new(), true),
             Request::Hello { protocol } => (vec![self.hello(protocol)], false),
-            Request::NewGame { variant, options, seats, deploy, seed } => {
-                (vec![self.new_game(variant, options, &seats, deploy, seed)], false)
+            Request::NewGame { variant, options, seats, deploy, deployments, seed } => {
+                let given = Given { deploy, deployments: &deployments };
+                (vec![self.new_game(variant, options, &seats, given, seed)], false)
             }
             Request::Event { event } => (self.event(&event).into_iter().collect(), false),
             Request::Go(go) => (self.go(&go), false),
@@ -80,7 +81,7 @@ impl Engine {
         variant: Variant,
         options: siguo_rules::Options,
         seats: &[Seat],
-        deploy: bool,
+        given: Given,
         seed: Option<u64>,
     ) -> Answer {
         let Some(set) = seat_set(variant, seats) else {
@@ -93,6 +94,10 @@ impl Engine {
         if let Err(e) = options.validate() {
             return Answer::Error { code: ErrorCode::BadMessage, message: format!("options: {e}") };
         }
+        if let Err(message) = given.check(variant, &options, set) {
+            return Answer::Error { code: ErrorCode::BadMessage, message };
+        }
+        let deploy = given.deploy;
         self.games += 1;
         let base = seed.unwrap_or(self.config.seed ^ self.games.wrapping_mul(0x9E37_79B9));
         let mut bots = BTreeMap::new();
@@ -156,6 +161,38 @@ impl Engine {
         let mut info = bot.info().unwrap_or_default();
         info.time_ms = Some(start.elapsed().as_millis() as u64);
         vec![Answer::Info(info), Answer::Move { from: m.from, to: m.to }]
+    }
+}
+
+/// What `new_game` says about the deployment: whether the engine deploys, else the driver's
+/// deployments of the engine's seats (possibly none).
+#[derive(Clone, Copy)]
+struct Given<'a> {
+    deploy: bool,
+    deployments: &'a [Deployment],
+}
+
+impl Given<'_> {
+    /// Deployments come only when the driver deploys, one per seat of the engine, each legal.
+    /// (The bots learn their pieces from the views; the deployments are only checked here.)
+    fn check(self, variant: Variant, options: &Options, seats: SeatSet) -> Result<(), String> {
+        if self.deployments.is_empty() {
+            return Ok(());
+        }
+        if self.deploy {
+            return Err("deployments are sent only when the driver deploys (deploy: false)".into());
+        }
+        let mut got: Vec<Seat> = self.deployments.iter().map(|d| d.seat).collect();
+        got.sort();
+        let mut want: Vec<Seat> = seats.seats().collect();
+        want.sort();
+        if got != want {
+            return Err("deployments: one for each of the engine's seats".into());
+        }
+        for d in self.deployments {
+            d.validate_for(variant, options).map_err(|e| format!("deployments: {e}"))?;
+        }
+        Ok(())
     }
 }
 

@@ -12,6 +12,16 @@ use siguo_rules::{Deployment, Event, Game, Move, Options, Seat, SeatSet, Station
 use std::collections::BTreeMap;
 use strum::VariantNames;
 
+/// The largest seed a driver sends (2^53 − 1): every seed is exactly representable as an IEEE
+/// double, so engines whose JSON numbers are doubles (JavaScript's `JSON.parse`, Lua, …) read the
+/// seed they were given. Drivers reduce larger seeds with [`wire_seed`].
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// A 64-bit seed reduced to the range every JSON reader represents exactly (`0..=MAX_SEED`).
+pub fn wire_seed(seed: u64) -> u64 {
+    seed & MAX_SEED
+}
+
 /// The protocol version this crate speaks. A driver says which version it speaks in `hello`;
 /// an engine that does not speak it answers `error` `unsupported_protocol`.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -71,7 +81,12 @@ pub enum Request {
         /// Whether the engine should deploy its seats (else the driver deploys them).
         #[serde(default)]
         deploy: bool,
-        /// A seed for the engine's randomness (optional).
+        /// When the driver deploys (`deploy` false): the deployments of the engine's seats, so
+        /// that the engine knows its own pieces before the first event. Empty when `deploy` is
+        /// true (and for drivers that do not send them).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        deployments: Vec<Deployment>,
+        /// A seed for the engine's randomness (optional; drivers keep it at most [`MAX_SEED`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed: Option<u64>,
     },

@@ -128,7 +128,7 @@ const GUARD: i32 = 60;
 const SAPPER: i32 = 120;
 
 /// The terms of the richer evaluation, for `side`.
-fn rich_terms(g: &Game, side: Side, fl: &[Option<Station>; 4]) -> i32 {
+fn rich_terms(g: &Game, side: Side, fl: &[Option<Station>; 4], doomed: &[bool; 4]) -> i32 {
     let mut mobile = [0i32; 4];
     let mut engineers = [0i32; 2];
     let mut mines = [0i32; 2];
@@ -137,6 +137,9 @@ fn rich_terms(g: &Game, side: Side, fl: &[Option<Station>; 4]) -> i32 {
     let variant = g.variant();
     for st in variant.board().stations() {
         let Some(p) = g.piece_at(st) else { continue };
+        if doomed[p.owner.index()] {
+            continue;
+        }
         let own = ti(p.owner);
         match p.rank {
             Rank::Mine => mines[own] += 1,
@@ -157,7 +160,7 @@ fn rich_terms(g: &Game, side: Side, fl: &[Option<Station>; 4]) -> i32 {
     score += SAPPER * (engineers[0].min(2) * (mines[1] > 0) as i32)
         - SAPPER * (engineers[1].min(2) * (mines[0] > 0) as i32);
     for &seat in variant.seats() {
-        if g.is_eliminated(seat) {
+        if g.is_eliminated(seat) || doomed[seat.index()] {
             continue;
         }
         let sign = if side.has(seat) { 1 } else { -1 };
@@ -180,6 +183,10 @@ fn rich_terms(g: &Game, side: Side, fl: &[Option<Station>; 4]) -> i32 {
     score
 }
 
+/// Value of a position that is lost for sure (by "no legal move") but not yet over: below every
+/// real result of the search, above every real loss.
+const DOOMED: i32 = WIN / 2;
+
 /// Static evaluation for `side` (positive is good for it); the richer terms when `rich`.
 pub fn evaluate_with(g: &Game, side: Side, depth_left: u32, rich: bool) -> i32 {
     match g.status() {
@@ -196,11 +203,14 @@ pub fn evaluate_with(g: &Game, side: Side, depth_left: u32, rich: bool) -> i32 {
     }
     let fl = flags(g);
     let variant = g.variant();
-    let mut score = 0;
+    // Material and progress per seat; whether the seat has a piece that can ever move again.
+    let mut material = [0i32; 4];
+    let mut mobile = [false; 4];
     for st in variant.board().stations() {
         let Some(p) = g.piece_at(st) else { continue };
         let mut v = value(p.rank);
         if p.rank.is_movable() && !st.is_headquarters() {
+            mobile[p.owner.index()] = true;
             let mut d = 12;
             for e in geo::enemies(variant, p.owner) {
                 if let Some(f) = fl[e.index()] {
@@ -209,20 +219,42 @@ pub fn evaluate_with(g: &Game, side: Side, depth_left: u32, rich: bool) -> i32 {
             }
             v += ADV * (12 - d.min(12));
         }
-        score += if side.has(p.owner) { v } else { -v };
+        material[p.owner.index()] += v;
     }
+    // A seat in play without such a piece (mines and flags never move, a piece in a headquarters
+    // never moves again) has no legal move at the start of its next turn and is eliminated then
+    // (Hidden Front: loses). The horizon often ends before that turn, so the richer evaluation
+    // counts the seat as gone already; the first version's evaluation stays as it was measured.
+    let mut doomed = [false; 4];
+    if rich {
+        for &seat in variant.seats() {
+            doomed[seat.index()] = !mobile[seat.index()] && !g.is_eliminated(seat);
+        }
+    }
+    let gone = |seat: Seat| g.is_eliminated(seat) || doomed[seat.index()];
+    if geo::own_side(variant, side.me).all(gone) {
+        return -DOOMED;
+    }
+    if geo::enemies(variant, side.me).all(gone) {
+        return DOOMED;
+    }
+    let mut score = 0;
     for &seat in variant.seats() {
         let sign = if side.has(seat) { -1 } else { 1 };
-        if g.is_eliminated(seat) {
+        if gone(seat) {
+            // Its pieces go with it.
             score += sign * ELIM;
-        } else if let Some(f) = fl[seat.index()] {
+            continue;
+        }
+        score -= sign * material[seat.index()];
+        if let Some(f) = fl[seat.index()] {
             if flag_threatened(g, seat, f) {
                 score += sign * THREAT;
             }
         }
     }
     if rich {
-        score += rich_terms(g, side, &fl);
+        score += rich_terms(g, side, &fl, &doomed);
     }
     if variant == Variant::HiddenFront {
         score = quiet_discount(score, g.quiet_steps());

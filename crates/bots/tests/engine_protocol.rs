@@ -325,3 +325,49 @@ proptest! {
         }
     }
 }
+
+/// Issue 31: a driver that deploys sends the engine its own deployment in `new_game`; the engine
+/// answers an empty list, and refuses deployments of other seats, illegal ones, or any together
+/// with `deploy: true` — each refusal leaving it ready for the next `new_game`.
+#[test]
+fn new_game_carries_the_drivers_deployment_of_the_engines_seats() {
+    let options = Options::default();
+    let deps = random_deployments(&options, 3);
+    let new_game = |seats: &[Seat], deploy: bool, given: Vec<Deployment>| {
+        to_line(&Request::NewGame {
+            variant: Variant::FourPlayer,
+            options,
+            seats: seats.to_vec(),
+            deploy,
+            deployments: given,
+            seed: Some(siguo_bots::engine_protocol::MAX_SEED),
+        })
+    };
+    let mut e = Engine::new(config(Level::Standard));
+    answers(&mut e, r#"{"type":"hello","protocol":1}"#);
+    let mut illegal = deps[2].clone();
+    let flag = *illegal.pieces.iter().find(|(_, r)| **r == siguo_rules::Rank::Flag).unwrap().0;
+    illegal.pieces.remove(&flag);
+    for bad in [
+        new_game(&[Seat::S], false, vec![deps[0].clone()]),
+        new_game(&[Seat::S], false, vec![deps[2].clone(), deps[2].clone()]),
+        new_game(&[Seat::N, Seat::S], false, vec![deps[0].clone()]),
+        new_game(&[Seat::S], true, vec![deps[2].clone()]),
+        new_game(&[Seat::S], false, vec![illegal]),
+    ] {
+        let out = answers(&mut e, &bad);
+        assert!(
+            matches!(&out[..], [Answer::Error { code: ErrorCode::BadMessage, .. }]),
+            "{bad}: {out:?}"
+        );
+    }
+    let ok = new_game(&[Seat::N, Seat::S], false, vec![deps[2].clone(), deps[0].clone()]);
+    assert!(ok.contains("\"deployments\":[{\"seat\":\"S\""), "{ok}");
+    let out = answers(&mut e, &ok);
+    assert_eq!(out, vec![Answer::Deployment { deployments: vec![] }]);
+    // It plays the game it was given.
+    let game = Game::new(options, &deps).unwrap();
+    let go =
+        to_line(&Request::Go(Go::for_seats(&game, SeatSet::one(Seat::N).with(Seat::S), 10, None)));
+    assert!(matches!(answers(&mut e, &go).last(), Some(Answer::Move { .. })));
+}

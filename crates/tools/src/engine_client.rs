@@ -1,13 +1,22 @@
 //! The driver side of the engine protocol (docs/engine.md): an external engine process playing
 //! one seat, with answers read on a thread so that a slow or dead engine is noticed in time.
 use siguo_bots::engine_protocol::{
-    to_line, Answer, Go, Request, Variant, WireEvent, PROTOCOL_VERSION,
+    to_line, wire_seed, Answer, Go, Request, Variant, WireEvent, PROTOCOL_VERSION,
 };
 use siguo_rules::{Deployment, Options, Seat};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+/// Who deploys an engine's seat in `new_game`.
+#[derive(Clone, Copy, Debug)]
+pub enum Deploy<'a> {
+    /// The engine deploys it (`deploy: true`).
+    Ask,
+    /// The driver deployed it: this deployment is sent in `deployments` (`deploy: false`).
+    Given(&'a Deployment),
+}
 
 /// Why an engine lost the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,25 +118,32 @@ impl EngineProc {
         }
     }
 
-    /// `new_game`; with `deploy`, the engine's deployment of `seat` (checked by the caller).
+    /// `new_game` for `seat`: with [`Deploy::Ask`], the engine's deployment of it (checked by the
+    /// caller); with [`Deploy::Given`], the driver's deployment is sent along (the engine answers
+    /// an empty list). `seed` goes out reduced to at most 2^53 − 1 ([`wire_seed`]).
     pub fn new_game(
         &mut self,
         variant: Variant,
         options: &Options,
         seat: Seat,
-        deploy: bool,
+        deploy: Deploy,
         seed: u64,
         timeout: Duration,
     ) -> Result<Option<Deployment>, Fault> {
+        let ask = matches!(deploy, Deploy::Ask);
         self.send(&Request::NewGame {
             variant,
             options: *options,
             seats: vec![seat],
-            deploy,
-            seed: Some(seed),
+            deploy: ask,
+            deployments: match deploy {
+                Deploy::Ask => Vec::new(),
+                Deploy::Given(d) => vec![d.clone()],
+            },
+            seed: Some(wire_seed(seed)),
         })?;
         match self.answer(timeout)? {
-            Answer::Deployment { mut deployments } if deploy => match deployments.len() {
+            Answer::Deployment { mut deployments } if ask => match deployments.len() {
                 1 if deployments[0].seat == seat => Ok(deployments.pop()),
                 n => Err(Fault::BadAnswer(format!("{n} deployments for one seat"))),
             },

@@ -8,10 +8,12 @@
 //! std threads, one pair at a time.
 //!
 //! A side may be an external program speaking the engine protocol (`--a-engine`, docs/engine.md):
-//! one process per seat and game, fed the same views and public events as a built-in bot; an
-//! engine that answers illegally, crashes or overruns its budget by more than the margin forfeits
-//! the game.
-use crate::engine_client::{EngineProc, Fault, Reply};
+//! one process per seat and game (in the first game of a pair it deploys its seat; in the second
+//! `new_game` sends it the deployment it plays, made in the first: either way it knows its pieces
+//! before any event), fed the same views and public events as a built-in bot; seeds it is sent are
+//! at most 2^53 − 1. An engine that answers illegally, crashes or overruns its budget by more than
+//! the margin forfeits the game.
+use crate::engine_client::{Deploy, EngineProc, Fault, Reply};
 use siguo_bots::engine_protocol::{Go, LiveEvent, WireEvent};
 use siguo_bots::{make_bot, Bot, Level};
 use siguo_rules::{
@@ -102,6 +104,7 @@ impl Sides {
 }
 
 /// One finished (or crashed) game, from bot A's side.
+#[derive(Clone)]
 struct GameResult {
     /// 1.0 win, 0.5 draw, 0.0 loss for A; `None` when the game crashed.
     score: Option<f64>,
@@ -201,13 +204,14 @@ struct Table {
     options: Options,
 }
 
-/// Start an engine for `seat` (and, with `deploy`, get its deployment, checked).
+/// Start an engine for `seat` and send it `new_game` (with [`Deploy::Ask`]: its deployment,
+/// checked).
 fn start_engine(
     cmd: &str,
     side: &Side,
     table: &Table,
     seat: Seat,
-    deploy: bool,
+    deploy: Deploy,
     seed: u64,
 ) -> Result<(EngineProc, Option<Deployment>), Fault> {
     let mut p = EngineProc::start(cmd, side.setup_timeout())?;
@@ -237,42 +241,62 @@ fn feed(players: &mut Players, events: Vec<WireEvent>, sides: Sides) -> Result<(
 /// A side lost by an engine's fault: (the side: A?, the seat, the fault).
 type Forfeit = (bool, Seat, Fault);
 
-/// Play one game. `sides` says which seats bot A plays. Returns the result from A's side.
+/// Play one game. `sides` says which seats bot A plays. With `given` (the second game of a pair)
+/// those deployments are played, and each engine is sent its seat's one in `new_game`; without,
+/// the player of each seat deploys it (an engine in the process that then plays the game).
+/// Returns the result from A's side, and the deployments once every seat has one.
 fn play_game(
     table: &Table,
-    deployments: &[Deployment],
+    given: Option<&[Deployment]>,
     a: &Side,
     b: &Side,
     sides: Sides,
     seed: u64,
     pair: usize,
-) -> GameResult {
+) -> (GameResult, Option<Vec<Deployment>>) {
     let res = GameResult::new(pair);
     let mut players: Players = (0..4).map(|_| None).collect();
+    let mut deployments = Vec::new();
     for &s in table.variant.seats() {
         let side = if sides.is_a(s) { a } else { b };
         let bseed = mix(seed, s.index() as u64);
-        players[s.index()] = Some(match &side.engine {
-            None => Player::Bot(make_bot(side.level, bseed, side.budget)),
-            Some(cmd) => match start_engine(cmd, side, table, s, false, bseed) {
-                Ok((p, _)) => Player::Engine(p),
-                Err(f) => return res.forfeited(sides.is_a(s), s, &f),
-            },
-        });
+        let theirs = given.map(|g| g.iter().find(|d| d.seat == s).expect("a deployment per seat"));
+        let (player, deployment) = match &side.engine {
+            None => {
+                let mut bot = make_bot(side.level, bseed, side.budget);
+                let d = theirs
+                    .cloned()
+                    .unwrap_or_else(|| bot.deploy_for(table.variant, s, &table.options));
+                (Player::Bot(bot), d)
+            }
+            Some(cmd) => {
+                let deploy = theirs.map_or(Deploy::Ask, Deploy::Given);
+                match start_engine(cmd, side, table, s, deploy, bseed) {
+                    Ok((p, d)) => {
+                        let d = d.or_else(|| theirs.cloned()).expect("asked or given");
+                        (Player::Engine(p), d)
+                    }
+                    Err(f) => return (res.forfeited(sides.is_a(s), s, &f), None),
+                }
+            }
+        };
+        players[s.index()] = Some(player);
+        deployments.push(deployment);
     }
-    let mut game = match Game::start(table.variant, table.options, deployments) {
+    let mut game = match Game::start(table.variant, table.options, &deployments) {
         Ok(g) => g,
         Err(e) => {
             let mut res = res;
             res.ending = format!("bad deployment: {e}");
-            return res;
+            return (res, None);
         }
     };
     let mut res = res;
-    match play_battle(&mut game, &mut players, a, b, sides, seed, &mut res) {
+    let res = match play_battle(&mut game, &mut players, a, b, sides, seed, &mut res) {
         Ok(()) => finish(&game, sides, res),
         Err((is_a, seat, f)) => res.forfeited(is_a, seat, &f),
-    }
+    };
+    (res, Some(deployments))
 }
 
 /// A pending draw offer goes to the built-in bots of the other side, who accept or refuse it
@@ -432,42 +456,32 @@ fn finish(game: &Game, sides: Sides, mut res: GameResult) -> GameResult {
     res
 }
 
-/// Both games of pair `k`: deployments made by the bots of the first game, reused in the second.
+/// Both games of pair `k`: in the first, every seat's player deploys it (A the first half);
+/// the second replays those deployments with the sides swapped.
 fn play_pair(table: &Table, a: &Side, b: &Side, seed: u64, k: usize) -> [GameResult; 2] {
     let pseed = mix(seed, k as u64);
-    let variant = table.variant;
-    let mut deployments = Vec::new();
-    for &s in variant.seats() {
-        // A deploys the first half (it plays it in the first game of the pair).
-        let is_a = Sides::first_half(variant, s);
-        let side = if is_a { a } else { b };
-        let dseed = mix(pseed, 10 + s.index() as u64);
-        match &side.engine {
-            None => {
-                let mut bot = make_bot(side.level, dseed, side.budget);
-                deployments.push(bot.deploy_for(variant, s, &table.options));
-            }
-            Some(cmd) => match start_engine(cmd, side, table, s, true, dseed) {
-                Ok((_, Some(d))) => deployments.push(d),
-                Ok((_, None)) => unreachable!("a deployment was asked for"),
-                Err(f) => {
-                    // The side forfeits both games of the pair.
-                    return [
-                        GameResult::new(k).forfeited(is_a, s, &f),
-                        GameResult::new(k).forfeited(is_a, s, &f),
-                    ];
-                }
-            },
-        }
-    }
-    let run = |a_first: bool, gseed: u64| {
-        let sides = Sides { variant, a_first };
+    let sides = |a_first: bool| Sides { variant: table.variant, a_first };
+    let run = |a_first: bool, gseed: u64, given: Option<&[Deployment]>| {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            play_game(table, &deployments, a, b, sides, gseed, k)
+            play_game(table, given, a, b, sides(a_first), gseed, k)
         }));
-        r.unwrap_or_else(|_| GameResult { ending: "crash".into(), ..GameResult::new(k) })
+        r.unwrap_or_else(|_| (GameResult { ending: "crash".into(), ..GameResult::new(k) }, None))
     };
-    [run(true, mix(pseed, 1)), run(false, mix(pseed, 2))]
+    let (first, deployments) = run(true, mix(pseed, 1), None);
+    let second = match (&deployments, &first.forfeit) {
+        (Some(d), _) => run(false, mix(pseed, 2), Some(d)).0,
+        // Without the first game's deployments the second cannot be played: the side whose
+        // engine failed to start or to deploy forfeits both games of the pair.
+        (None, Some(_)) => GameResult { pair: k, ..first.clone() },
+        (None, None) => GameResult { ending: first.ending.clone(), ..GameResult::new(k) },
+    };
+    [first, second]
+}
+
+/// The mean of times in microseconds, in milliseconds (0 for none).
+fn mean_ms(times: &[u32]) -> f64 {
+    let sum: u64 = times.iter().map(|&t| t as u64).sum();
+    sum as f64 / times.len().max(1) as f64 / 1000.0
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -629,8 +643,9 @@ pub fn run(args: SelfplayArgs) -> i32 {
         let mut t = times;
         t.sort_unstable();
         println!(
-            "time per move, {name} ({}): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} moves",
+            "time per move, {name} ({}): mean {:.2} ms, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} moves",
             side.name(),
+            mean_ms(&t),
             percentile(&t, 0.5),
             percentile(&t, 0.99),
             percentile(&t, 1.0),

@@ -62,7 +62,18 @@ fn a_short_hidden_front_tournament_is_reported() {
     let counts: Vec<u32> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
     assert_eq!(counts.iter().sum::<u32>(), 4, "{line}");
     assert!(out.contains("illegal moves: 0") && out.contains("crashes: 0"), "{out}");
-    assert!(out.contains("time per move, A (standard): p50 "), "{out}");
+    // Issue 31: the mean beside the percentiles, for each side, and within 0..=max.
+    for side in ["A (standard)", "B (greedy)"] {
+        let prefix = format!("time per move, {side}: mean ");
+        let line = out.lines().find(|l| l.starts_with(&prefix)).unwrap_or_else(|| panic!("{out}"));
+        let ms: Vec<f64> =
+            line.split_whitespace().filter_map(|w| w.trim_end_matches(',').parse().ok()).collect();
+        let [mean, p50, p99, max, moves] = ms[..] else { panic!("{line}") };
+        assert!(line.contains(&format!("mean {mean:.2} ms, p50 {p50:.2} ms, p99 ")), "{line}");
+        assert!(moves >= 1.0 && mean <= max && p50 <= p99 && p99 <= max, "{line}");
+        // The standard bot thinks for part of its 5 ms budget on most moves.
+        assert!(!side.starts_with('A') || mean > 0.5, "{line}");
+    }
 }
 
 #[test]
