@@ -15,7 +15,7 @@ import json
 import random
 import sys
 
-PROTOCOL = 1
+PROTOCOL = 2
 SEATS = {"four_player": ["N", "E", "S", "W"], "hidden_front": ["S", "N"]}
 # The 25 pieces of a seat (rules.md §3): the flag, 3 mines, 2 bombs and 19 others.
 OTHERS = ["9", "8", "7", "7", "6", "6", "5", "5", "4", "4",

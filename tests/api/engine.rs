@@ -53,7 +53,7 @@ fn scripted_session_against_the_binary_for_each_bot() {
     let options = Options::default();
     for bot in ["random", "greedy", "standard", "standard-v1"] {
         let mut e = Engine::start(bot);
-        e.send(r#"{"type":"hello","protocol":1}"#);
+        e.send(r#"{"type":"hello","protocol":2}"#);
         let Answer::Ready { name, .. } = e.read() else { panic!("{bot}: no ready") };
         assert_eq!(name, format!("siguo {bot}"));
         e.send(r#"{"type":"new_game","variant":"four_player","seats":["N","S"],"deploy":true}"#);
@@ -107,7 +107,7 @@ fn malformed_lines_get_errors_and_the_engine_survives() {
         ("42", ErrorCode::InvalidJson),
         (r#"{"type":"fly"}"#, ErrorCode::UnknownType),
         (r#"{"type":"go"}"#, ErrorCode::BadMessage),
-        (r#"{"type":"hello","protocol":2}"#, ErrorCode::UnsupportedProtocol),
+        (r#"{"type":"hello","protocol":99}"#, ErrorCode::UnsupportedProtocol),
         (r#"{"type":"event","event":{"type":"turn","seat":"N","steps":0}}"#, ErrorCode::NoGame),
     ] {
         e.send(line);
@@ -116,7 +116,7 @@ fn malformed_lines_get_errors_and_the_engine_survives() {
             other => panic!("{line}: {other:?}"),
         }
     }
-    e.send(r#"{"type":"hello","protocol":1}"#);
+    e.send(r#"{"type":"hello","protocol":2}"#);
     assert!(matches!(e.read(), Answer::Ready { .. }));
     e.quit();
 }
@@ -127,7 +127,7 @@ fn hidden_front_session_against_the_binary_for_each_bot() {
     let options = Options::for_variant(Variant::HiddenFront);
     for bot in ["random", "greedy", "standard", "standard-v1"] {
         let mut e = Engine::start(bot);
-        e.send(r#"{"type":"hello","protocol":1}"#);
+        e.send(r#"{"type":"hello","protocol":2}"#);
         assert!(matches!(e.read(), Answer::Ready { .. }), "{bot}");
         e.send(r#"{"type":"new_game","variant":"hidden_front","seats":["N"],"deploy":true}"#);
         let Answer::Deployment { deployments } = e.read() else { panic!("{bot}: no deployment") };

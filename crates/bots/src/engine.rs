@@ -52,7 +52,7 @@ impl Engine {
             Request::Hello { protocol } => (vec![self.hello(protocol)], false),
             Request::NewGame { variant, options, seats, deploy, deployments, seed } => {
                 let given = Given { deploy, deployments: &deployments };
-                (vec![self.new_game(variant, options, &seats, given, seed)], false)
+                (vec![self.new_game(variant, options.options, &seats, given, seed)], false)
             }
             Request::Event { event } => (self.event(&event).into_iter().collect(), false),
             Request::Go(go) => (self.go(&go), false),

@@ -8,7 +8,9 @@
 //! The engine's answers carry ranks only in the deployment of its own seats.
 use serde::{Deserialize, Serialize};
 pub use siguo_rules::Variant;
-use siguo_rules::{Deployment, Event, Game, Move, Options, Seat, SeatSet, Station, View, Viewer};
+use siguo_rules::{
+    Deployment, Event, Game, Move, Options, Seat, SeatSet, ShownOptions, Station, View, Viewer,
+};
 use std::collections::BTreeMap;
 use strum::VariantNames;
 
@@ -24,7 +26,7 @@ pub fn wire_seed(seed: u64) -> u64 {
 
 /// The protocol version this crate speaks. A driver says which version it speaks in `hello`;
 /// an engine that does not speak it answers `error` `unsupported_protocol`.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The public events of the game, as the WebSocket sends them (docs/protocol.md §4): the rules
 /// engine's [`Event`]s and the live-play [`LiveEvent`]s. Neither carries a rank.
@@ -71,10 +73,11 @@ pub enum Request {
     NewGame {
         /// `four_player` (also `siguo`) or `hidden_front`.
         variant: Variant,
-        /// Room options (rules.md §10); missing fields take the defaults of the variant
-        /// (Hidden Front: `mines = mutual`).
+        /// Room options (rules.md §10) as the game shows them (Hidden Front: its own, with its
+        /// fixed limits); missing fields take the defaults of the variant (Hidden Front:
+        /// `mines = mutual`).
         #[serde(default)]
-        options: Options,
+        options: ShownOptions,
         /// The seats the engine plays: one, or (four-player only) the two seats of a team
         /// (dual control).
         seats: Vec<Seat>,
@@ -254,8 +257,9 @@ impl Request {
             serde_json::from_value(value).map_err(|e| (ErrorCode::BadMessage, e.to_string()))?;
         if let Request::NewGame { variant, options: o, .. } = &mut req {
             // The options given, over the defaults of the game (not of the four-player game).
-            *o = Options::from_json_for(*variant, options)
+            let given = Options::from_json_for(*variant, options)
                 .map_err(|e| (ErrorCode::BadMessage, format!("options: {e}")))?;
+            *o = given.shown(*variant);
         }
         Ok(req)
     }

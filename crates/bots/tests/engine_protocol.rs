@@ -114,8 +114,8 @@ fn answers(engine: &mut Engine, line: &str) -> Vec<Answer> {
 fn scripted_session_for_each_bot() {
     for level in [Level::Random, Level::Greedy, Level::Standard, Level::StandardV1] {
         let mut e = Engine::new(config(level));
-        let ready = answers(&mut e, r#"{"type":"hello","protocol":1}"#);
-        assert!(matches!(&ready[..], [Answer::Ready { protocol: 1, .. }]), "{ready:?}");
+        let ready = answers(&mut e, r#"{"type":"hello","protocol":2}"#);
+        assert!(matches!(&ready[..], [Answer::Ready { protocol: 2, .. }]), "{ready:?}");
         let options = Options::default();
         let dep = answers(
             &mut e,
@@ -158,10 +158,10 @@ fn bad_lines_get_errors_and_the_engine_survives() {
         (b"not json", ErrorCode::InvalidJson),
         (b"[1,2]", ErrorCode::InvalidJson),
         (b"\xff\xfe{}", ErrorCode::InvalidJson),
-        (br#"{"protocol":1}"#, ErrorCode::UnknownType),
+        (br#"{"protocol":2}"#, ErrorCode::UnknownType),
         (br#"{"type":"launch"}"#, ErrorCode::UnknownType),
         (br#"{"type":"hello"}"#, ErrorCode::BadMessage),
-        (br#"{"type":"hello","protocol":1,"extra":true}"#, ErrorCode::BadMessage),
+        (br#"{"type":"hello","protocol":2,"extra":true}"#, ErrorCode::BadMessage),
         (br#"{"type":"hello","protocol":99}"#, ErrorCode::UnsupportedProtocol),
         (br#"{"type":"new_game","variant":"chess","seats":["N"]}"#, ErrorCode::UnsupportedVariant),
         (br#"{"type":"new_game","variant":7,"seats":["N"]}"#, ErrorCode::UnsupportedVariant),
@@ -180,8 +180,8 @@ fn bad_lines_get_errors_and_the_engine_survives() {
         input.push(b'\n');
     }
     // After all that, a normal session still works.
-    input.extend_from_slice(b"{\"type\":\"hello\",\"protocol\":1}\n{\"type\":\"quit\"}\n");
-    input.extend_from_slice(b"{\"type\":\"hello\",\"protocol\":1}\n"); // after quit: not read
+    input.extend_from_slice(b"{\"type\":\"hello\",\"protocol\":2}\n{\"type\":\"quit\"}\n");
+    input.extend_from_slice(b"{\"type\":\"hello\",\"protocol\":2}\n"); // after quit: not read
     let mut out = Vec::new();
     serve(config(Level::Random), &input[..], &mut out).unwrap();
     let lines: Vec<Answer> = String::from_utf8(out)
@@ -230,7 +230,7 @@ fn go_errors() {
 /// and answers every `go` of its side with a legal move until the game ends.
 fn hidden_front_session(level: Level, seat: Seat, seed: u64) {
     let mut e = Engine::new(config(level));
-    answers(&mut e, r#"{"type":"hello","protocol":1}"#);
+    answers(&mut e, r#"{"type":"hello","protocol":2}"#);
     let new_game = format!(
         r#"{{"type":"new_game","variant":"hidden_front","seats":["{}"],"deploy":true,"seed":{seed}}}"#,
         seat.letter()
@@ -336,7 +336,7 @@ fn new_game_carries_the_drivers_deployment_of_the_engines_seats() {
     let new_game = |seats: &[Seat], deploy: bool, given: Vec<Deployment>| {
         to_line(&Request::NewGame {
             variant: Variant::FourPlayer,
-            options,
+            options: options.shown(Variant::FourPlayer),
             seats: seats.to_vec(),
             deploy,
             deployments: given,
@@ -344,7 +344,7 @@ fn new_game_carries_the_drivers_deployment_of_the_engines_seats() {
         })
     };
     let mut e = Engine::new(config(Level::Standard));
-    answers(&mut e, r#"{"type":"hello","protocol":1}"#);
+    answers(&mut e, r#"{"type":"hello","protocol":2}"#);
     let mut illegal = deps[2].clone();
     let flag = *illegal.pieces.iter().find(|(_, r)| **r == siguo_rules::Rank::Flag).unwrap().0;
     illegal.pieces.remove(&flag);

@@ -101,7 +101,7 @@ fn the_standard_bot_keeps_its_last_movable_piece_in_the_four_player_game() {
 #[test]
 fn the_standard_bot_keeps_its_last_movable_piece_in_hidden_front() {
     let json = serde_json::json!({"variant": "hidden_front", "turn": "S", "steps": 80,
-        "quiet_steps": 3, "options": {"info_mode": "all_open"},
+        "quiet_steps": 3,
         "pieces": {"D1": "NF", "A1": "NM", "C1": "NM", "A3": "N5", "E3": "N6", "C8": "N9",
                    "B12": "SF", "A12": "SM", "C12": "SM", "C9": "SB"}});
     let game = game_of(json);

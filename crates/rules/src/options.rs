@@ -156,7 +156,7 @@ fn hf_fixed(key: &str) -> Option<u32> {
 
 /// [`Options`] as one game shows them ([`Options::shown`]). Read back, an object with
 /// `max_timeouts` is Hidden Front's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShownOptions {
     pub variant: crate::board::Variant,
     pub options: Options,

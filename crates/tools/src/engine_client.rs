@@ -133,7 +133,7 @@ impl EngineProc {
         let ask = matches!(deploy, Deploy::Ask);
         self.send(&Request::NewGame {
             variant,
-            options: *options,
+            options: options.shown(variant),
             seats: vec![seat],
             deploy: ask,
             deployments: match deploy {

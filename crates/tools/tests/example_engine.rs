@@ -36,7 +36,7 @@ fn session(lines: &[String]) -> Vec<Answer> {
 
 #[test]
 fn its_random_deployments_are_legal_in_both_games() {
-    let mut lines = vec![to_line(&Request::Hello { protocol: 1 })];
+    let mut lines = vec![to_line(&Request::Hello { protocol: 2 })];
     let mut asked = Vec::new();
     for (variant, seats) in [
         (Variant::FourPlayer, &[Seat::N, Seat::E, Seat::S, Seat::W][..]),
@@ -47,7 +47,7 @@ fn its_random_deployments_are_legal_in_both_games() {
                 let options = Options::from_json_for(variant, None).expect("defaults");
                 lines.push(to_line(&Request::NewGame {
                     variant,
-                    options,
+                    options: options.shown(variant),
                     seats: vec![seat],
                     deploy: true,
                     deployments: Vec::new(),
@@ -58,7 +58,7 @@ fn its_random_deployments_are_legal_in_both_games() {
         }
     }
     let answers = session(&lines);
-    assert!(matches!(answers[0], Answer::Ready { protocol: 1, .. }), "{:?}", answers[0]);
+    assert!(matches!(answers[0], Answer::Ready { protocol: 2, .. }), "{:?}", answers[0]);
     assert_eq!(answers.len(), 1 + asked.len());
     for ((variant, options, seat), a) in asked.iter().zip(&answers[1..]) {
         let Answer::Deployment { deployments } = a else { panic!("{a:?}") };
@@ -72,12 +72,12 @@ fn its_random_deployments_are_legal_in_both_games() {
 fn it_answers_bad_lines_with_the_documented_codes() {
     let lines: Vec<String> = [
         "not json",
-        r#"{"type":"hello","protocol":2}"#,
+        r#"{"type":"hello","protocol":99}"#,
         r#"{"type":"castle"}"#,
         r#"{"type":"event","event":{"type":"battle_started"}}"#,
         r#"{"type":"new_game","variant":"chess","seats":["N"]}"#,
         r#"{"type":"new_game","variant":"hidden_front","seats":["E"]}"#,
-        r#"{"type":"hello","protocol":1}"#,
+        r#"{"type":"hello","protocol":2}"#,
     ]
     .map(String::from)
     .to_vec();

@@ -16,7 +16,7 @@ while IFS= read -r line; do
   if [ -n "$rec" ]; then printf '%s\n' "$line" >> "$rec"; fi
   case "$line" in
     *'"type":"hello"'*)
-      echo '{"type":"ready","protocol":1,"name":"first-move","options":{}}' ;;
+      echo '{"type":"ready","protocol":2,"name":"first-move","options":{}}' ;;
     *'"type":"new_game"'*'"hidden_front"'*'"deploy":true'*)
       seat=$(printf '%s' "$line" | sed -n 's/.*"seats":\["\([NS]\)"\].*/\1/p')
       if [ "$seat" = S ]; then d="$hf_S"; else d="$hf_N"; fi

@@ -3,6 +3,7 @@
 //! and every message type, live event and error code appears in the doc.
 use super::*;
 use serde_json::json;
+use siguo_rules::View;
 use std::collections::BTreeSet;
 
 #[test]
