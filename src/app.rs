@@ -37,6 +37,8 @@ impl RunningApp {
         self.state.live.shutdown();
         self.handle.stop(true).await;
         let _ = self.server.await;
+        let limit = Duration::from_secs(self.state.config.server.shutdown_timeout_secs.max(1));
+        self.state.live.stopped(limit).await;
         self.housekeeping.abort();
         self.state.ladder.shutdown();
     }

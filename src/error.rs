@@ -1,26 +1,30 @@
-//! One error type for the whole server. Every error has a stable snake_case code and becomes
+//! One error type for the whole server. Every error has a stable code ([`ErrorCode`], the one
+//! vocabulary of HTTP and WebSocket answers) and becomes
 //! JSON `{"error": {"code": "...", "message": "..."}}` with the right HTTP status. Internal
 //! details are logged, never sent.
 use actix_web::{http::StatusCode, HttpResponse, ResponseError};
 use serde::Serialize;
 
+mod codes;
+pub use codes::ErrorCode;
+
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// 400: the request is malformed or breaks a rule. `code` is stable (e.g. `invalid_json`).
     #[error("{message}")]
-    BadRequest { code: &'static str, message: String },
+    BadRequest { code: ErrorCode, message: String },
     /// 401: not logged in, or the token is bad/expired (`code` says which).
     #[error("{message}")]
-    Unauthorized { code: &'static str, message: String },
+    Unauthorized { code: ErrorCode, message: String },
     /// 403: logged in but not allowed (e.g. `guest_not_allowed`, `not_host`).
     #[error("{message}")]
-    Forbidden { code: &'static str, message: String },
+    Forbidden { code: ErrorCode, message: String },
     /// 404
     #[error("{what} not found")]
     NotFound { what: &'static str },
     /// 409: conflicts with the current state (e.g. `username_taken`, `seat_taken`).
     #[error("{message}")]
-    Conflict { code: &'static str, message: String },
+    Conflict { code: ErrorCode, message: String },
     /// 409 `moved` (cluster mode): another node owns game `game` now; the answer names it.
     #[error("game {game} is now played on node {node}")]
     Moved { game: i64, node: String },
@@ -32,10 +36,10 @@ pub enum AppError {
     RateLimited { retry_after_secs: u64 },
     /// 429 for a count that is full (e.g. `too_many_sockets`), not a rate.
     #[error("{message}")]
-    TooMany { code: &'static str, message: String },
+    TooMany { code: ErrorCode, message: String },
     /// 429 with `Retry-After` and a code of its own (e.g. `queue_cooldown`).
     #[error("{message}")]
-    Wait { code: &'static str, message: String, retry_after_secs: u64 },
+    Wait { code: ErrorCode, message: String, retry_after_secs: u64 },
     /// 503: e.g. the database is not reachable.
     #[error("service unavailable")]
     Unavailable,
@@ -49,16 +53,16 @@ pub enum AppError {
 }
 
 impl AppError {
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> Self {
         AppError::BadRequest { code, message: message.into() }
     }
-    pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn unauthorized(code: ErrorCode, message: impl Into<String>) -> Self {
         AppError::Unauthorized { code, message: message.into() }
     }
-    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn forbidden(code: ErrorCode, message: impl Into<String>) -> Self {
         AppError::Forbidden { code, message: message.into() }
     }
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn conflict(code: ErrorCode, message: impl Into<String>) -> Self {
         AppError::Conflict { code, message: message.into() }
     }
     pub fn internal(context: impl std::fmt::Display) -> Self {
@@ -66,21 +70,21 @@ impl AppError {
     }
 
     /// The stable, machine-readable code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
             AppError::BadRequest { code, .. }
             | AppError::Unauthorized { code, .. }
             | AppError::Forbidden { code, .. }
             | AppError::Conflict { code, .. }
             | AppError::TooMany { code, .. }
-            | AppError::Wait { code, .. } => code,
-            AppError::NotFound { .. } => "not_found",
-            AppError::Moved { .. } => "moved",
-            AppError::PayloadTooLarge => "payload_too_large",
-            AppError::RateLimited { .. } => "rate_limited",
-            AppError::Unavailable => "unavailable",
-            AppError::Busy { .. } => "server_busy",
-            AppError::Internal(_) => "internal",
+            | AppError::Wait { code, .. } => *code,
+            AppError::NotFound { .. } => ErrorCode::NotFound,
+            AppError::Moved { .. } => ErrorCode::Moved,
+            AppError::PayloadTooLarge => ErrorCode::PayloadTooLarge,
+            AppError::RateLimited { .. } => ErrorCode::RateLimited,
+            AppError::Unavailable => ErrorCode::Unavailable,
+            AppError::Busy { .. } => ErrorCode::ServerBusy,
+            AppError::Internal(_) => ErrorCode::Internal,
         }
     }
 
@@ -94,13 +98,13 @@ impl AppError {
 }
 
 #[derive(Serialize)]
-pub struct ErrorBody<'a> {
-    pub error: ErrorDetail<'a>,
+pub struct ErrorBody {
+    pub error: ErrorDetail,
 }
 
 #[derive(Serialize)]
-pub struct ErrorDetail<'a> {
-    pub code: &'a str,
+pub struct ErrorDetail {
+    pub code: ErrorCode,
     pub message: String,
 }
 

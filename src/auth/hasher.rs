@@ -40,6 +40,7 @@ pub struct Hasher {
 
 /// Lower the calling thread's priority to nice [`NICE`] (on Linux nice is per thread). Failure
 /// leaves it unchanged.
+#[allow(unsafe_code)] // the two libc calls below; there is no safe wrapper for a thread's nice
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: plain syscalls about the calling thread (its own thread id).
@@ -126,6 +127,7 @@ mod tests {
     }
 
     #[tokio::test]
+    #[allow(unsafe_code)] // reads the thread's nice value with libc
     async fn answers_each_job_on_a_low_priority_hashing_thread() {
         let h = Hasher::start(2, 4).unwrap();
         let runs = Arc::new(AtomicUsize::new(0));

@@ -50,7 +50,7 @@ impl<K: Hash + Eq + Clone> FailureLimiter<K> {
     /// `429` while `key` has used up its failures (nothing is counted).
     pub fn check(&self, key: &K) -> AppResult<()> {
         let now = Instant::now();
-        let mut m = self.failures.lock().unwrap();
+        let mut m = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         let Some(q) = m.get_mut(key) else { return Ok(()) };
         while q.front().is_some_and(|t| now.duration_since(*t) >= self.window) {
             q.pop_front();
@@ -66,7 +66,7 @@ impl<K: Hash + Eq + Clone> FailureLimiter<K> {
 
     /// Count one failure for `key`.
     pub fn fail(&self, key: &K) {
-        let mut m = self.failures.lock().unwrap();
+        let mut m = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         let q = m.entry(key.clone()).or_default();
         q.push_back(Instant::now());
         while q.len() > self.limit {
@@ -80,7 +80,7 @@ impl<K: Hash + Eq + Clone> FailureLimiter<K> {
         let window = self.window;
         self.failures
             .lock()
-            .unwrap()
+            .unwrap_or_else(|e| e.into_inner())
             .retain(|_, q| q.back().is_some_and(|t| now.duration_since(*t) < window));
     }
 }

@@ -12,6 +12,7 @@ use crate::app::AppState;
 use crate::config::AuthConfig;
 use crate::db::schema::server_settings;
 use crate::db::{Db, DbConn};
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
 use base64::Engine;
@@ -140,7 +141,7 @@ impl Auth {
         let v = self.verify_signed(token)?;
         if v.gen < self.generation(db, v.identity.account_id).await? {
             return Err(AppError::unauthorized(
-                "token_revoked",
+                ErrorCode::TokenRevoked,
                 "this session ended (logout or password change); log in again",
             ));
         }
@@ -149,23 +150,24 @@ impl Auth {
 
     /// The account's current token generation (cached).
     async fn generation(&self, db: &Db, account_id: i64) -> AppResult<i64> {
-        if let Some(g) = self.generations.lock().unwrap().get(&account_id) {
+        if let Some(g) = self.generations.lock().unwrap_or_else(|e| e.into_inner()).get(&account_id)
+        {
             return Ok(*g);
         }
         let g = db
             .run(move |c| crate::db::accounts::token_generation(c, account_id))
             .await?
             .ok_or_else(|| {
-                AppError::unauthorized("invalid_token", "the account no longer exists")
+                AppError::unauthorized(ErrorCode::InvalidToken, "the account no longer exists")
             })?;
-        let mut m = self.generations.lock().unwrap();
+        let mut m = self.generations.lock().unwrap_or_else(|e| e.into_inner());
         Ok(*m.entry(account_id).or_insert(g))
     }
 
     /// Refuse every access token of the account issued so far; returns the new generation.
     pub async fn revoke_tokens(&self, db: &Db, account_id: i64) -> AppResult<i64> {
         let g = db.run(move |c| crate::db::accounts::bump_token_generation(c, account_id)).await?;
-        self.generations.lock().unwrap().insert(account_id, g);
+        self.generations.lock().unwrap_or_else(|e| e.into_inner()).insert(account_id, g);
         Ok(g)
     }
 
@@ -175,12 +177,15 @@ impl Auth {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map_err(|e| match e.kind() {
                 ErrorKind::ExpiredSignature => {
-                    AppError::unauthorized("token_expired", "the access token has expired")
+                    AppError::unauthorized(ErrorCode::TokenExpired, "the access token has expired")
                 }
-                _ => AppError::unauthorized("invalid_token", "the access token is not valid"),
+                _ => {
+                    AppError::unauthorized(ErrorCode::InvalidToken, "the access token is not valid")
+                }
             })?;
         let c = data.claims;
-        let invalid = || AppError::unauthorized("invalid_token", "the access token is not valid");
+        let invalid =
+            || AppError::unauthorized(ErrorCode::InvalidToken, "the access token is not valid");
         let account_id = c.sub.parse::<i64>().map_err(|_| invalid())?;
         // issued in the future, or living longer than any token we issue: not ours
         let now = jsonwebtoken::get_current_timestamp();
@@ -276,7 +281,8 @@ fn identity_of(req: &HttpRequest) -> LocalBoxFuture<'static, AppResult<Identity>
     let token = access_token_of(req);
     Box::pin(async move {
         let state = state.ok_or_else(|| AppError::internal("AppState missing"))?;
-        let token = token.ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
+        let token =
+            token.ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
         Ok(state.auth.verify_access(&state.db, &token).await?.identity)
     })
 }
@@ -298,7 +304,7 @@ impl FromRequest for AccountOnly {
             let id = id.await?;
             if id.guest {
                 Err(AppError::forbidden(
-                    "guest_not_allowed",
+                    ErrorCode::GuestNotAllowed,
                     "guests cannot do this; register an account",
                 ))
             } else {

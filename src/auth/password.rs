@@ -2,6 +2,7 @@
 //!
 //! The common-password list (`common-passwords.txt`, 20,000 entries, lower-cased) is the list
 //! Django ships (BSD-3-Clause), created by Royce Williams from breach corpora.
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Argon2, Block, Params};
@@ -35,13 +36,13 @@ pub fn check_username(name: &str) -> AppResult<String> {
     let n = name.chars().count();
     if !(USERNAME_MIN..=USERNAME_MAX).contains(&n) {
         return Err(AppError::bad_request(
-            "invalid_username",
+            ErrorCode::InvalidUsername,
             format!("the username must be {USERNAME_MIN} to {USERNAME_MAX} characters long"),
         ));
     }
     if !name.chars().all(|c| c.is_alphabetic() || c.is_ascii_digit() || c == '_') {
         return Err(AppError::bad_request(
-            "invalid_username",
+            ErrorCode::InvalidUsername,
             "the username may contain only letters, digits and underscores",
         ));
     }
@@ -49,7 +50,7 @@ pub fn check_username(name: &str) -> AppResult<String> {
     // U+3164, no full-width or mathematical letters), and one script (digits and `_` are common)
     if !name.chars().all(|c| c == '_' || c.identifier_allowed()) {
         return Err(AppError::bad_request(
-            "invalid_username",
+            ErrorCode::InvalidUsername,
             "the username contains a character that is not allowed in names",
         ));
     }
@@ -57,7 +58,7 @@ pub fn check_username(name: &str) -> AppResult<String> {
     // and Bopomofo, or with Hangul and Han (so `张三abc` is fine, `аlice` with a Cyrillic а is not)
     if name.detect_restriction_level() > RestrictionLevel::HighlyRestrictive {
         return Err(AppError::bad_request(
-            "invalid_username",
+            ErrorCode::InvalidUsername,
             "the username mixes letters of different scripts",
         ));
     }
@@ -83,31 +84,31 @@ pub fn check_password(password: &str, username: &str) -> AppResult<()> {
     let n = password.chars().count();
     if n < PASSWORD_MIN {
         return Err(AppError::bad_request(
-            "password_too_short",
+            ErrorCode::PasswordTooShort,
             format!("the password must be at least {PASSWORD_MIN} characters long"),
         ));
     }
     if n > PASSWORD_MAX {
         return Err(AppError::bad_request(
-            "password_too_long",
+            ErrorCode::PasswordTooLong,
             format!("the password must be at most {PASSWORD_MAX} characters long"),
         ));
     }
     if password.chars().any(char::is_control) || password.trim().is_empty() {
         return Err(AppError::bad_request(
-            "password_invalid",
+            ErrorCode::PasswordInvalid,
             "the password may not contain control characters or be only spaces",
         ));
     }
     if is_common(password) {
         return Err(AppError::bad_request(
-            "password_too_common",
+            ErrorCode::PasswordTooCommon,
             "this password is too common; choose another",
         ));
     }
     if password.to_lowercase() == username.to_lowercase() {
         return Err(AppError::bad_request(
-            "password_is_username",
+            ErrorCode::PasswordIsUsername,
             "the password must not be the username",
         ));
     }
@@ -125,6 +126,7 @@ thread_local! {
 /// Free this thread's Argon2 work area and hand it back to the OS. The server's allocator
 /// (mimalloc) returns freed memory lazily, on later allocations of the same thread, which an idle
 /// hashing thread does not make, so it is asked to collect now.
+#[allow(unsafe_code)] // mimalloc's collect has no safe wrapper
 pub fn release_memory() {
     let had = BLOCKS.with_borrow_mut(|b| std::mem::take(b).capacity() > 0);
     if had {

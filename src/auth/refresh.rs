@@ -3,6 +3,7 @@
 //! revoked) revokes the whole family.
 use crate::db::schema::refresh_tokens as rt;
 use crate::db::DbConn;
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use base64::Engine;
 use chrono::{NaiveDateTime, Utc};
@@ -74,20 +75,20 @@ pub fn rotate(conn: &mut DbConn, token: &str, ttl_days: u64) -> AppResult<(i64, 
             .optional()?;
         let Some((id, account_id, family, expires_at, used_at, revoked)) = row else {
             return Ok(Err(AppError::unauthorized(
-                "invalid_token",
+                ErrorCode::InvalidToken,
                 "the refresh token is not valid",
             )));
         };
         if revoked || used_at.is_some() {
             revoke_family(conn, &family)?;
             return Ok(Err(AppError::unauthorized(
-                "refresh_reused",
+                ErrorCode::RefreshReused,
                 "this refresh token was already used; the session has been ended",
             )));
         }
         if expires_at <= now() {
             return Ok(Err(AppError::unauthorized(
-                "token_expired",
+                ErrorCode::TokenExpired,
                 "the refresh token has expired",
             )));
         }
@@ -103,7 +104,7 @@ pub fn rotate(conn: &mut DbConn, token: &str, ttl_days: u64) -> AppResult<(i64, 
         if n != 1 {
             revoke_family(conn, &family)?;
             return Ok(Err(AppError::unauthorized(
-                "refresh_reused",
+                ErrorCode::RefreshReused,
                 "this refresh token was already used; the session has been ended",
             )));
         }

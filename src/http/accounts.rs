@@ -6,6 +6,7 @@
 use crate::app::AppState;
 use crate::auth::{self, limits, password, refresh, AccountOnly, Identity};
 use crate::db::accounts::{self as repo, Account};
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use crate::http::{client_bucket, parse_optional_json};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
@@ -172,11 +173,11 @@ pub async fn register(
             .await?
     };
     if taken {
-        return Err(AppError::conflict("username_taken", "this username is already taken"));
+        return Err(AppError::conflict(ErrorCode::UsernameTaken, "this username is already taken"));
     }
     if alike {
         return Err(AppError::conflict(
-            "username_confusable",
+            ErrorCode::UsernameConfusable,
             "this username looks like one that is already taken",
         ));
     }
@@ -186,7 +187,7 @@ pub async fn register(
         .run(move |conn| {
             repo::insert(conn, &username, &key, Some(&hash), false).map_err(|e| {
                 if crate::db::is_unique_violation(&e) {
-                    AppError::conflict("username_taken", "this username is already taken")
+                    AppError::conflict(ErrorCode::UsernameTaken, "this username is already taken")
                 } else {
                     e.into()
                 }
@@ -223,7 +224,7 @@ pub async fn login(
     let bad = || {
         limits.login_failures.fail(&pair);
         limits.login_failures_total.fail(&key);
-        AppError::unauthorized("invalid_credentials", "wrong username or password")
+        AppError::unauthorized(ErrorCode::InvalidCredentials, "wrong username or password")
     };
     if password.chars().count() > password::PASSWORD_MAX {
         return Err(bad());
@@ -287,14 +288,14 @@ pub async fn refresh_session(
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
     let token = refresh_token_of(&req, &body)?
-        .ok_or_else(|| AppError::unauthorized("unauthorized", "no refresh token"))?;
+        .ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "no refresh token"))?;
     let ttl = state.config.auth.refresh_ttl_days;
     let (account, fresh) = state
         .db
         .run(move |conn| {
             let (account_id, fresh) = refresh::rotate(conn, &token, ttl)?;
             let account = repo::by_id(conn, account_id)?.ok_or_else(|| {
-                AppError::unauthorized("invalid_token", "the account no longer exists")
+                AppError::unauthorized(ErrorCode::InvalidToken, "the account no longer exists")
             })?;
             Ok((account, fresh))
         })
@@ -349,7 +350,7 @@ pub async fn logout(
 pub async fn me(state: web::Data<AppState>, who: Identity) -> AppResult<web::Json<AccountView>> {
     let account =
         state.db.run(move |conn| repo::by_id(conn, who.account_id)).await?.ok_or_else(|| {
-            AppError::unauthorized("invalid_token", "the account no longer exists")
+            AppError::unauthorized(ErrorCode::InvalidToken, "the account no longer exists")
         })?;
     Ok(web::Json(AccountView::from(&account)))
 }
@@ -373,13 +374,16 @@ pub async fn change_password(
     let ChangePassword { current_password, new_password } = body.into_inner();
     let account =
         state.db.run(move |conn| repo::by_id(conn, who.account_id)).await?.ok_or_else(|| {
-            AppError::unauthorized("invalid_token", "the account no longer exists")
+            AppError::unauthorized(ErrorCode::InvalidToken, "the account no longer exists")
         })?;
     let failures = &state.auth.limits.password_failures;
     failures.check(&account.id)?;
     if !state.auth.verify_password(current_password, account.password_hash.clone()).await? {
         failures.fail(&account.id);
-        return Err(AppError::unauthorized("invalid_credentials", "the current password is wrong"));
+        return Err(AppError::unauthorized(
+            ErrorCode::InvalidCredentials,
+            "the current password is wrong",
+        ));
     }
     password::check_password(&new_password, &account.username)?;
     let hash = state.auth.hash_password(new_password).await?;

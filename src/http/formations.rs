@@ -6,6 +6,7 @@ use crate::app::AppState;
 use crate::auth::AccountOnly;
 use crate::db::schema::formations;
 use crate::db::DbConn;
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use actix_web::{delete, get, post, put, web, HttpResponse};
 use chrono::{NaiveDateTime, Utc};
@@ -27,8 +28,9 @@ pub struct FormationInput {
     /// 1–40 characters, unique per account
     #[schema(example = "rush")]
     pub name: String,
-    /// local station (`a1`…`e6`) → piece code (`9`…`1`, `B`, `M`, `F`); 25 entries, camps empty
-    #[schema(value_type = Object, example = json!({"a1": "3", "b6": "F"}))]
+    /// local station (`a1`…`e6`) → piece code (`9`…`1`, `B`, `M`, `F`); 25 entries, camps empty,
+    /// e.g. `{"a1": "3", "b6": "F", …}`
+    #[schema(value_type = Object)]
     pub formation: Formation,
     /// the game: `four_player` (default when saving) or `hidden_front`; a `PUT` without it
     /// keeps the formation's game
@@ -62,13 +64,13 @@ fn check(input: &FormationInput, variant: Variant) -> AppResult<()> {
     let n = input.name.trim();
     if n.is_empty() || n.chars().count() > MAX_NAME {
         return Err(AppError::bad_request(
-            "invalid_name",
+            ErrorCode::InvalidName,
             format!("a formation name has 1 to {MAX_NAME} characters"),
         ));
     }
     let options = Options::for_variant(variant);
     Deployment::from_formation_for(variant, Seat::S, &input.formation, &options)
-        .map_err(|e| AppError::bad_request(e.code(), e.to_string()))?;
+        .map_err(|e| AppError::bad_request(ErrorCode::from(&e), e.to_string()))?;
     Ok(())
 }
 
@@ -110,7 +112,10 @@ fn name_taken(e: diesel::result::Error) -> AppError {
         _,
     ) = e
     {
-        AppError::conflict("formation_name_taken", "you already have a formation with this name")
+        AppError::conflict(
+            ErrorCode::FormationNameTaken,
+            "you already have a formation with this name",
+        )
     } else {
         e.into()
     }
@@ -171,7 +176,7 @@ pub async fn create(
                 .get_result(c)?;
             if n >= MAX_FORMATIONS {
                 return Err(AppError::conflict(
-                    "too_many_formations",
+                    ErrorCode::TooManyFormations,
                     format!("at most {MAX_FORMATIONS} formations"),
                 ));
             }

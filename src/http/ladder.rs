@@ -2,6 +2,7 @@
 //! queues (accounts only; guests get 403 `guest_not_allowed`).
 use crate::app::AppState;
 use crate::auth::{AccountOnly, Identity};
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use crate::http::client_ip;
 use crate::ladder::leaderboard::{self, Row};
@@ -37,7 +38,7 @@ impl PageQuery {
         let n = self.per_page.unwrap_or(DEFAULT_PER_PAGE);
         if !(1..=MAX_PER_PAGE).contains(&n) {
             return Err(AppError::bad_request(
-                "invalid_paging",
+                ErrorCode::InvalidPaging,
                 format!("per_page must be between 1 and {MAX_PER_PAGE}"),
             ));
         }
@@ -46,7 +47,7 @@ impl PageQuery {
     fn page(&self) -> AppResult<i64> {
         let p = self.page.unwrap_or(1);
         if !(1..=1_000_000_000).contains(&p) {
-            return Err(AppError::bad_request("invalid_paging", "page must be at least 1"));
+            return Err(AppError::bad_request(ErrorCode::InvalidPaging, "page must be at least 1"));
         }
         Ok(p)
     }

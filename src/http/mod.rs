@@ -12,6 +12,7 @@ pub mod rooms;
 
 use crate::app::AppState;
 use crate::error::AppError;
+use crate::error::ErrorCode;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
@@ -33,20 +34,21 @@ pub fn json_error(err: JsonPayloadError) -> AppError {
             AppError::PayloadTooLarge
         }
         JsonPayloadError::ContentType => AppError::bad_request(
-            "unsupported_content_type",
+            ErrorCode::UnsupportedContentType,
             "the body must be JSON (Content-Type: application/json)",
         ),
-        JsonPayloadError::Deserialize(e) if e.is_data() => {
-            AppError::bad_request("invalid_body", crate::error::plain_serde_message(&e.to_string()))
-        }
+        JsonPayloadError::Deserialize(e) if e.is_data() => AppError::bad_request(
+            ErrorCode::InvalidBody,
+            crate::error::plain_serde_message(&e.to_string()),
+        ),
         JsonPayloadError::Deserialize(e) => AppError::bad_request(
-            "invalid_json",
+            ErrorCode::InvalidJson,
             format!("malformed JSON: {}", crate::error::plain_serde_message(&e.to_string())),
         ),
         JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => {
             AppError::PayloadTooLarge
         }
-        _ => AppError::bad_request("invalid_json", "the body could not be read as JSON"),
+        _ => AppError::bad_request(ErrorCode::InvalidJson, "the body could not be read as JSON"),
     }
 }
 
@@ -63,14 +65,14 @@ pub fn parse_optional_json<T: serde::de::DeserializeOwned>(
 pub fn path_config() -> web::PathConfig {
     web::PathConfig::default().error_handler(|err: PathError, _req| {
         let m = crate::error::plain_serde_message(&err.to_string());
-        AppError::bad_request("invalid_path", format!("invalid path parameter: {m}")).into()
+        AppError::bad_request(ErrorCode::InvalidPath, format!("invalid path parameter: {m}")).into()
     })
 }
 
 pub fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err: QueryPayloadError, _req| {
         let m = crate::error::plain_serde_message(&err.to_string());
-        AppError::bad_request("invalid_query", format!("invalid query string: {m}")).into()
+        AppError::bad_request(ErrorCode::InvalidQuery, format!("invalid query string: {m}")).into()
     })
 }
 
@@ -108,7 +110,7 @@ pub async fn same_site_only(
             .unwrap_or_default();
         if cross_fetch || !crate::live::socket::origin_allowed(req.request(), &allowed) {
             let err = AppError::forbidden(
-                "cross_site_request",
+                ErrorCode::CrossSiteRequest,
                 "state-changing requests must come from this site",
             );
             return Ok(req.error_response(err).map_into_right_body());
@@ -157,18 +159,18 @@ fn json_errors<B: MessageBody + 'static>(
         return res.map_into_left_body();
     }
     let (code, message) = match status.as_u16() {
-        400 => ("bad_request", "the request is malformed"),
-        401 => ("unauthorized", "log in first"),
-        403 => ("forbidden", "not allowed"),
-        404 => ("not_found", "not found"),
-        405 => ("method_not_allowed", "method not allowed"),
-        408 => ("timeout", "the request took too long"),
-        411 => ("length_required", "a Content-Length is required"),
-        413 => ("payload_too_large", "request body too large"),
-        415 => ("unsupported_content_type", "unsupported content type"),
-        429 => ("rate_limited", "too many requests"),
-        s if s >= 500 => ("internal", "internal error"),
-        _ => ("bad_request", "the request was refused"),
+        400 => (ErrorCode::BadRequest, "the request is malformed"),
+        401 => (ErrorCode::Unauthorized, "log in first"),
+        403 => (ErrorCode::Forbidden, "not allowed"),
+        404 => (ErrorCode::NotFound, "not found"),
+        405 => (ErrorCode::MethodNotAllowed, "method not allowed"),
+        408 => (ErrorCode::Timeout, "the request took too long"),
+        411 => (ErrorCode::LengthRequired, "a Content-Length is required"),
+        413 => (ErrorCode::PayloadTooLarge, "request body too large"),
+        415 => (ErrorCode::UnsupportedContentType, "unsupported content type"),
+        429 => (ErrorCode::RateLimited, "too many requests"),
+        s if s >= 500 => (ErrorCode::Internal, "internal error"),
+        _ => (ErrorCode::BadRequest, "the request was refused"),
     };
     if status.is_server_error() {
         if let Some(err) = res.response().error() {
@@ -196,7 +198,7 @@ struct PlainError {
 
 #[derive(serde::Serialize)]
 struct PlainErrorDetail {
-    code: &'static str,
+    code: ErrorCode,
     message: &'static str,
 }
 

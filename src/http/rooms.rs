@@ -1,6 +1,7 @@
 //! Rooms over HTTP (`GET/POST /api/rooms`) and the WebSocket endpoint `GET /api/ws`.
 use crate::app::AppState;
 use crate::auth::Identity;
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use crate::live::{socket, Who};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
@@ -65,8 +66,8 @@ pub async fn create_room(
 ) -> AppResult<HttpResponse> {
     let b = body.into_inner();
     let variant = b.variant.unwrap_or_default();
-    let options = crate::live::parse_options(variant, b.options)
-        .map_err(|e| AppError::bad_request(e.code.as_str(), e.message))?;
+    let options = crate::live::options_from_json(variant, b.options)
+        .map_err(|e| AppError::bad_request(e.code, e.message))?;
     let who = Who { account_id: who.account_id, name: who.name, guest: who.guest };
     let (room, invite) =
         state.live.create_room(&who, b.public.unwrap_or(true), variant, options)?;
@@ -117,7 +118,7 @@ pub async fn ws_node(
     let me = state.live.node_id();
     if node != me {
         let m = format!("this is node {me}, not {node}; ask GET /api/games/{{id}}/node again");
-        return Err(AppError::conflict("wrong_node", m).into());
+        return Err(AppError::conflict(ErrorCode::WrongNode, m).into());
     }
     open_socket(state, req, body).await
 }
@@ -132,11 +133,12 @@ async fn open_socket(
             .ok()
             .and_then(|q| q.into_inner().token)
     });
-    let token = token.ok_or_else(|| AppError::unauthorized("unauthorized", "log in first"))?;
+    let token =
+        token.ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
     let v = state.auth.verify_access(&state.db, &token).await?;
     if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
         return Err(AppError::forbidden(
-            "origin_not_allowed",
+            ErrorCode::OriginNotAllowed,
             "this origin may not open a WebSocket",
         )
         .into());

@@ -18,6 +18,7 @@ pub use queue::{LadderConfig, Match, QueueStatus, Queues};
 pub use record::record_result;
 pub use service::{Ladder, MatchStarter};
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 
 /// The two ladders, each with its own leaderboard. Stored as text (`ranked`, `ranked_dual`)
@@ -53,7 +54,7 @@ impl LadderKind {
     pub fn from_path(s: &str) -> crate::error::AppResult<LadderKind> {
         LadderKind::parse(s).ok_or_else(|| {
             crate::error::AppError::bad_request(
-                "unknown_ladder",
+                ErrorCode::UnknownLadder,
                 format!("unknown ladder {s:?}: use ranked or ranked_dual"),
             )
         })

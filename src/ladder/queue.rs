@@ -22,6 +22,7 @@
 //!   `no_show_window_secs` earn a `no_show_cooldown_secs` queue cooldown (`queue_cooldown`).
 use super::glicko::{self, Rating};
 use super::LadderKind;
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Duration, Utc};
 use rand::seq::SliceRandom;
@@ -196,7 +197,7 @@ impl Queues {
     /// waiting in the other ladder's queue is a conflict (`already_queued`); a player in
     /// cooldown gets `queue_cooldown`. Returns the matches this join proposed.
     pub fn join(&self, ladder: LadderKind, w: Waiting) -> AppResult<Vec<Proposal>> {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let now = Utc::now();
         if let Some(until) = st.cooldown.get(&w.account_id).filter(|u| **u > now) {
             return Err(cooldown_error(*until, now));
@@ -222,7 +223,7 @@ impl Queues {
 
     /// Leave `ladder`'s queue; `true` if the account was waiting there.
     pub fn leave(&self, ladder: LadderKind, account_id: i64) -> bool {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let list = st.waiting.entry(ladder).or_default();
         let before = list.len();
         list.retain(|w| w.account_id != account_id);
@@ -230,7 +231,7 @@ impl Queues {
     }
 
     pub fn status(&self, account_id: i64) -> QueueStatus {
-        let st = self.state.lock().unwrap();
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let now = Utc::now();
         for (l, list) in &st.waiting {
             if let Some(w) = list.iter().find(|w| w.account_id == account_id) {
@@ -265,7 +266,7 @@ impl Queues {
 
     /// Run the matcher on both queues (the periodic tick).
     pub fn tick(&self) -> Vec<Proposal> {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let now = Utc::now();
         let mut out = self.find_matches(&mut st, LadderKind::Ranked, now);
         out.extend(self.find_matches(&mut st, LadderKind::RankedDual, now));
@@ -276,7 +277,7 @@ impl Queues {
     /// proposal ends and its match is returned, its game to be created (status `matching`).
     /// An unknown or expired proposal, or one the account is not part of: `not_found`.
     pub fn accept(&self, account_id: i64, id: u64) -> AppResult<Option<Match>> {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let p = proposal_for(&mut st, account_id, id)?;
         p.accepted.insert(account_id);
         if p.accepted.len() < p.m.players.len() {
@@ -293,7 +294,7 @@ impl Queues {
     /// `account_id` declines proposal `id`: it is called off, the others go back to the queue,
     /// the decliner leaves it (a no-show).
     pub fn decline(&self, account_id: i64, id: u64) -> AppResult<Cancelled> {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         proposal_for(&mut st, account_id, id)?;
         let p = st.proposals.remove(&id).expect("the proposal is there");
         Ok(self.cancel(&mut st, p, &[account_id], CancelReason::Declined))
@@ -303,7 +304,7 @@ impl Queues {
     /// Returns the proposal so called off.
     pub fn leave_or_decline(&self, ladder: LadderKind, account_id: i64) -> Option<Cancelled> {
         let proposal = {
-            let st = self.state.lock().unwrap();
+            let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
             st.proposal_of(account_id).filter(|p| p.m.ladder == ladder).map(|p| p.id)
         };
         match proposal {
@@ -318,7 +319,7 @@ impl Queues {
     /// Call off every proposal whose acceptance window has passed: who did not accept is a
     /// no-show and leaves the queue; who did goes back to it.
     pub fn expire(&self) -> Vec<Cancelled> {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let now = Utc::now();
         let due: Vec<u64> =
             st.proposals.values().filter(|p| p.deadline <= now).map(|p| p.id).collect();
@@ -335,7 +336,7 @@ impl Queues {
     /// Entries whose player has no socket (`online` says) are marked offline; those offline
     /// for `queue_disconnect_grace_ms` are dropped and returned. Also forgets old no-shows.
     pub fn sweep(&self, online: impl Fn(i64) -> bool) -> Vec<(i64, LadderKind)> {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let now = Utc::now();
         let grace = Duration::milliseconds(self.config.queue_disconnect_grace_ms as i64);
         let mut dropped = vec![];
@@ -393,7 +394,7 @@ impl Queues {
 
     /// The match's game exists: remember it for the players' status.
     pub fn matched(&self, m: &Match, game_id: i64, room: &str) {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let now = Utc::now();
         for id in m.accounts() {
             st.matched
@@ -403,7 +404,7 @@ impl Queues {
 
     /// The match's game could not be created: its players go back to the front of the queue.
     pub fn requeue(&self, m: Match) {
-        let mut st = self.state.lock().unwrap();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         for id in m.accounts() {
             st.matched.remove(&id);
         }
@@ -495,7 +496,7 @@ pub(crate) fn group_size(ladder: LadderKind) -> usize {
 pub(crate) fn cooldown_error(until: DateTime<Utc>, now: DateTime<Utc>) -> AppError {
     let secs = ((until - now).num_milliseconds().max(0) as u64).div_ceil(1000);
     AppError::Wait {
-        code: "queue_cooldown",
+        code: ErrorCode::QueueCooldown,
         message: format!("you missed too many matches; queue again in {secs} s"),
         retry_after_secs: secs,
     }
@@ -504,15 +505,15 @@ pub(crate) fn cooldown_error(until: DateTime<Utc>, now: DateTime<Utc>) -> AppErr
 /// `match_pending`: a match of the account is proposed, or (`creating`) its game is being made.
 pub(crate) fn match_pending(creating: bool) -> AppError {
     match creating {
-        false => AppError::conflict("match_pending", "accept or decline your match first"),
-        true => AppError::conflict("match_pending", "your match is being created"),
+        false => AppError::conflict(ErrorCode::MatchPending, "accept or decline your match first"),
+        true => AppError::conflict(ErrorCode::MatchPending, "your match is being created"),
     }
 }
 
 /// `already_queued`: the account waits in `other`'s queue.
 pub(crate) fn already_queued(other: LadderKind) -> AppError {
     AppError::conflict(
-        "already_queued",
+        ErrorCode::AlreadyQueued,
         format!("you are already waiting in the {} queue; leave it first", other.as_str()),
     )
 }

@@ -8,6 +8,7 @@ use super::shared::SharedQueues;
 use super::LadderKind;
 use crate::db::schema::ladder_stats as ls;
 use crate::db::Db;
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use crate::live::protocol::{now_ms, QueueLeftReason, ServerMsg};
 use diesel::prelude::*;
@@ -74,14 +75,14 @@ impl Ladder {
                 me.tick().await;
             }
         });
-        if let Some(old) = self.ticker.lock().unwrap().replace(handle) {
+        if let Some(old) = self.ticker.lock().unwrap_or_else(|e| e.into_inner()).replace(handle) {
             old.abort();
         }
     }
 
     /// Stop the periodic matcher.
     pub fn shutdown(&self) {
-        if let Some(h) = self.ticker.lock().unwrap().take() {
+        if let Some(h) = self.ticker.lock().unwrap_or_else(|e| e.into_inner()).take() {
             h.abort();
         }
     }
@@ -249,7 +250,7 @@ impl Ladder {
         };
         if !present {
             return Err(AppError::conflict(
-                "not_connected",
+                ErrorCode::NotConnected,
                 "connect to live play (the WebSocket) before queueing",
             ));
         }
@@ -280,7 +281,7 @@ impl Ladder {
             .await?;
         if let Some(game) = playing {
             return Err(AppError::conflict(
-                "in_ranked_game",
+                ErrorCode::InRankedGame,
                 format!("finish your ranked game {game} before queueing again"),
             ));
         }

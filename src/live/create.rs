@@ -3,9 +3,8 @@
 use super::protocol::{ErrorCode, ProtoError};
 use super::{parse_options, room, store, GameKind, Live, SeatOccupant, Who};
 use crate::error::{AppError, AppResult};
-use serde_json::Value;
 use siguo_bots::Level;
-use siguo_rules::{BySeat, Options, Seat, Variant};
+use siguo_rules::{BySeat, OptionChanges, Options, Seat, Variant};
 
 impl Live {
     // ---- creating rooms and games ----
@@ -18,7 +17,9 @@ impl Live {
         variant: Variant,
         options: Options,
     ) -> AppResult<(String, String)> {
-        options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
+        options
+            .validate()
+            .map_err(|e| AppError::bad_request(ErrorCode::InvalidOptions, e.to_string()))?;
         self.check_clocks(variant, public, &options)?;
         self.room_available(host.account_id)?;
         room::spawn_waiting(self, host, public, variant, options)
@@ -41,7 +42,7 @@ impl Live {
             if given < standard || (public && given != standard) {
                 let rule = if public { "exactly" } else { "at least" };
                 return Err(AppError::bad_request(
-                    "invalid_options",
+                    ErrorCode::InvalidOptions,
                     format!(
                         "{name} must be {rule} {standard} in a {} Hidden Front game, got {given}",
                         if public { "public" } else { "private or practice" }
@@ -74,7 +75,9 @@ impl Live {
         seats: BySeat<Option<SeatOccupant>>,
         options: Options,
     ) -> AppResult<(i64, String)> {
-        options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
+        options
+            .validate()
+            .map_err(|e| AppError::bad_request(ErrorCode::InvalidOptions, e.to_string()))?;
         if Seat::ALL.into_iter().any(|s| seats[s].is_some() != variant.has_seat(s)) {
             return Err(AppError::internal("a game's seats are those of its variant"));
         }
@@ -87,7 +90,7 @@ impl Live {
         &self,
         who: &Who,
         variant: Variant,
-        options: Option<Value>,
+        options: Option<OptionChanges>,
         level: Option<Level>,
         seat: Option<Seat>,
     ) -> Result<(i64, String), ProtoError> {
@@ -111,7 +114,9 @@ impl Live {
             (false, true) => Some(SeatOccupant::Bot { level }),
             (false, false) => None,
         });
-        options.validate().map_err(|e| AppError::bad_request("invalid_options", e.to_string()))?;
+        options
+            .validate()
+            .map_err(|e| AppError::bad_request(ErrorCode::InvalidOptions, e.to_string()))?;
         let kind = (GameKind::Practice, variant);
         Ok(room::spawn_game(self, kind, seats, options, Some(reserved)).await?)
     }

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sessions::Sessions;
 use siguo_bots::Level;
-use siguo_rules::{Options, Seat, Variant};
+use siguo_rules::{OptionChanges, Options, Seat, Variant};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -118,6 +118,8 @@ pub(crate) struct Inner {
     next_conn: AtomicU64,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
+    /// the room tasks, so that a stop waits for the writes they have begun
+    tasks: tokio_util::task::TaskTracker,
     /// bots searching a move now, and the most at once since the start
     thinking: (std::sync::atomic::AtomicI64, std::sync::atomic::AtomicI64),
     /// the gauges live play moves
@@ -185,6 +187,7 @@ impl Live {
                 config,
                 shutdown,
                 runtime: tokio::runtime::Handle::current(),
+                tasks: tokio_util::task::TaskTracker::new(),
                 thinking: Default::default(),
                 gauges,
             }),
@@ -295,12 +298,21 @@ impl Live {
         self.inner.registry.clear_rooms();
     }
 
+    /// After [`Live::shutdown`]: wait (at most `limit`) until every room task has ended, so that
+    /// a write a room had begun is committed before another process restores its game.
+    pub async fn stopped(&self, limit: std::time::Duration) {
+        self.inner.tasks.close();
+        if tokio::time::timeout(limit, self.inner.tasks.wait()).await.is_err() {
+            tracing::warn!(rooms = self.inner.tasks.len(), "room tasks still running at stop");
+        }
+    }
+
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.subscribe()
     }
 
     pub(crate) fn spawn<F: std::future::Future<Output = ()> + Send + 'static>(&self, f: F) {
-        self.inner.runtime.spawn(f);
+        self.inner.tasks.spawn_on(f, &self.inner.runtime);
     }
 
     pub fn next_conn_id(&self) -> u64 {
@@ -478,14 +490,29 @@ impl Live {
     }
 }
 
-/// Parse room options from a client's JSON (missing → the defaults of `variant`), validated.
-pub fn parse_options(variant: Variant, v: Option<Value>) -> Result<Options, ProtoError> {
-    let given = v.filter(|v| !v.is_null());
-    let o = Options::from_json_for(variant, given).map_err(|e| {
-        ProtoError::new(ErrorCode::InvalidOptions, crate::error::plain_serde_message(&e))
-    })?;
-    o.validate().map_err(|e| ProtoError::new(ErrorCode::InvalidOptions, e.to_string()))?;
+/// Room options from a client's changes (none: the defaults of `variant`), validated.
+pub fn parse_options(
+    variant: Variant,
+    given: Option<OptionChanges>,
+) -> Result<Options, ProtoError> {
+    let invalid = |m: String| ProtoError::new(ErrorCode::InvalidOptions, m);
+    let o = given.unwrap_or_default().apply(variant).map_err(invalid)?;
+    o.validate().map_err(|e| invalid(e.to_string()))?;
     Ok(o)
+}
+
+/// Room options read from JSON (an HTTP body), as [`parse_options`]; JSON that is not a set of
+/// option changes is refused with `invalid_options` too.
+pub fn options_from_json(variant: Variant, v: Option<Value>) -> Result<Options, ProtoError> {
+    let given = v
+        .filter(|v| !v.is_null())
+        .map(|v| serde::Deserialize::deserialize(&v))
+        .transpose()
+        .map_err(|e: serde_json::Error| {
+            let m = crate::error::plain_serde_message(&e.to_string());
+            ProtoError::new(ErrorCode::InvalidOptions, m)
+        })?;
+    parse_options(variant, given)
 }
 
 /// The game of a room named after it (`g<id>`, as restored and ranked rooms are).

@@ -9,8 +9,8 @@ pub use crate::ladder::queue::CancelReason;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use siguo_bots::Level;
-use siguo_rules::{DeployError, Formation, RuleError, Seat, Station, Variant};
-use strum::{IntoStaticStr, VariantNames};
+use siguo_rules::{DeployError, Formation, OptionChanges, RuleError, Seat, Station, Variant};
+use strum::VariantNames;
 
 /// The client's action id, echoed in `ack`/`error`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -20,26 +20,42 @@ pub enum ClientId {
     Str(String),
 }
 
-/// Every message a client may send (JSON tagged by `"type"`; `"id"` is taken off first).
-/// `ClientMsg::VARIANTS` is the list of accepted types.
+/// Every message a client may send, by scope: a lobby message, or a room message with the room
+/// it is for. On the wire both are one flat JSON object tagged by `"type"` (a room message has a
+/// `"room"` field); `"id"` is taken off first. [`ClientMsg::types`] lists the accepted types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientMsg {
+    Lobby(LobbyRequest),
+    Room { room: String, msg: RoomRequest },
+}
+
+impl ClientMsg {
+    /// Every accepted `"type"`: the lobby's, then the rooms'.
+    pub fn types() -> impl Iterator<Item = &'static str> {
+        LobbyRequest::VARIANTS.iter().chain(RoomRequest::VARIANTS).copied()
+    }
+}
+
+/// A message for the socket's own session and the lobby (handled where it arrives).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, VariantNames)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[strum(serialize_all = "snake_case")]
-pub enum ClientMsg {
+pub enum LobbyRequest {
     Ping {},
     ListRooms {},
     CreateRoom {
         #[serde(default)]
         public: Option<bool>,
+        /// read (and refused with `invalid_options`) when the message arrives
         #[serde(default)]
-        options: Option<Value>,
+        options: Option<OptionChanges>,
         /// which game (default `four_player`)
         #[serde(default)]
         variant: Option<Variant>,
     },
     StartPractice {
         #[serde(default)]
-        options: Option<Value>,
+        options: Option<OptionChanges>,
         #[serde(default)]
         level: Option<Level>,
         #[serde(default)]
@@ -59,99 +75,6 @@ pub enum ClientMsg {
         #[serde(default)]
         v: Option<u64>,
     },
-    LeaveRoom {
-        room: String,
-    },
-    TakeSeat {
-        room: String,
-        seat: Seat,
-    },
-    LeaveSeat {
-        room: String,
-        seat: Seat,
-    },
-    AddBot {
-        room: String,
-        seat: Seat,
-        #[serde(default)]
-        level: Option<Level>,
-    },
-    RemoveBot {
-        room: String,
-        seat: Seat,
-    },
-    Ready {
-        room: String,
-        ready: bool,
-    },
-    Kick {
-        room: String,
-        seat: Seat,
-    },
-    Resync {
-        room: String,
-        #[serde(default)]
-        v: Option<u64>,
-    },
-    Swap {
-        room: String,
-        #[serde(default)]
-        seat: Option<Seat>,
-        a: Station,
-        b: Station,
-    },
-    Randomize {
-        room: String,
-        #[serde(default)]
-        seat: Option<Seat>,
-    },
-    LoadFormation {
-        room: String,
-        #[serde(default)]
-        seat: Option<Seat>,
-        formation: i64,
-    },
-    SetDeployment {
-        room: String,
-        #[serde(default)]
-        seat: Option<Seat>,
-        formation_data: Formation,
-    },
-    Confirm {
-        room: String,
-        #[serde(default)]
-        seat: Option<Seat>,
-    },
-    Move {
-        room: String,
-        from: Station,
-        to: Station,
-    },
-    Surrender {
-        room: String,
-        #[serde(default)]
-        seat: Option<Seat>,
-    },
-    OfferDraw {
-        room: String,
-        #[serde(default)]
-        seat: Option<Seat>,
-    },
-    AcceptDraw {
-        room: String,
-    },
-    DeclineDraw {
-        room: String,
-    },
-    LegalMoves {
-        room: String,
-    },
-    Chat {
-        room: String,
-        text: String,
-        #[serde(default)]
-        team: Option<bool>,
-    },
     /// Accept a match the ladder proposed (`match_proposed`).
     AcceptMatch {
         match_id: u64,
@@ -162,144 +85,85 @@ pub enum ClientMsg {
     },
 }
 
-impl ClientMsg {
-    /// The room a message is addressed to, if it is a room message.
-    pub fn room(&self) -> Option<&str> {
-        use ClientMsg::*;
-        match self {
-            Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
-                None
-            }
-            AcceptMatch { .. } | DeclineMatch { .. } => None,
-            LeaveRoom { room }
-            | TakeSeat { room, .. }
-            | LeaveSeat { room, .. }
-            | AddBot { room, .. }
-            | RemoveBot { room, .. }
-            | Ready { room, .. }
-            | Kick { room, .. }
-            | Resync { room, .. }
-            | Swap { room, .. }
-            | Randomize { room, .. }
-            | LoadFormation { room, .. }
-            | SetDeployment { room, .. }
-            | Confirm { room, .. }
-            | Move { room, .. }
-            | Surrender { room, .. }
-            | OfferDraw { room, .. }
-            | AcceptDraw { room }
-            | DeclineDraw { room }
-            | LegalMoves { room }
-            | Chat { room, .. } => Some(room),
-        }
-    }
-}
-
-/// Every error code of the protocol (docs/protocol.md, "Error codes"). JSON: snake_case.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, VariantNames, IntoStaticStr,
-)]
-#[serde(rename_all = "snake_case")]
+/// A message for one room's task (its `"room"` is taken off and carried beside it).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, VariantNames)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[strum(serialize_all = "snake_case")]
-pub enum ErrorCode {
-    InvalidJson,
-    UnknownType,
-    BadMessage,
-    BinaryNotSupported,
-    NotFound,
-    NotInRoom,
-    WrongPhase,
-    SeatTaken,
-    SeatEmpty,
-    NotYourSeat,
-    /// a seat that does not play in the room's game (Hidden Front has only `S` and `N`)
-    BadSeat,
-    NotHost,
-    GuestNotAllowed,
-    InvalidOptions,
-    AlreadyConfirmed,
-    Escaped,
-    ChatTooLong,
-    ChatEmpty,
-    ChatRateLimited,
-    TooManyRooms,
-    /// too many failed attempts (e.g. wrong invite codes); wait and try again
-    RateLimited,
-    /// the room has as many spectators as it admits (`live.max_spectators`)
-    RoomFull,
-    /// the host removed you from this room a short while ago
-    KickedRecently,
-    // the rules engine's refusals (`RuleError`)
-    GameOver,
-    NotYourTurn,
-    NoPiece,
-    NotYourPiece,
-    Immovable,
-    IllegalMove,
-    SeatEliminated,
-    NoDrawOffer,
-    DrawOfferPending,
-    DrawOfferTooSoon,
-    OwnDrawOffer,
-    // deployment refusals (`DeployError`), with a `detail`
-    FlagNotInHeadquarters,
-    MineOutsideBackRows,
-    MineInHeadquarters,
-    BombInFrontRow,
-    PieceInCamp,
-    WrongCount,
-    OutsideRegion,
-    EmptyStation,
-    NoPieceThere,
-    /// cluster mode: the room is played on another node (the message names it); connect to
-    /// `/ws/n/{node}`
-    Moved,
-    /// the database is not reachable
-    Unavailable,
-    /// a server bug or a failed write; nothing was applied
-    Internal,
+pub enum RoomRequest {
+    LeaveRoom {},
+    TakeSeat {
+        seat: Seat,
+    },
+    LeaveSeat {
+        seat: Seat,
+    },
+    AddBot {
+        seat: Seat,
+        #[serde(default)]
+        level: Option<Level>,
+    },
+    RemoveBot {
+        seat: Seat,
+    },
+    Ready {
+        ready: bool,
+    },
+    Kick {
+        seat: Seat,
+    },
+    Resync {
+        #[serde(default)]
+        v: Option<u64>,
+    },
+    Swap {
+        #[serde(default)]
+        seat: Option<Seat>,
+        a: Station,
+        b: Station,
+    },
+    Randomize {
+        #[serde(default)]
+        seat: Option<Seat>,
+    },
+    LoadFormation {
+        #[serde(default)]
+        seat: Option<Seat>,
+        formation: i64,
+    },
+    SetDeployment {
+        #[serde(default)]
+        seat: Option<Seat>,
+        formation_data: Formation,
+    },
+    Confirm {
+        #[serde(default)]
+        seat: Option<Seat>,
+    },
+    Move {
+        from: Station,
+        to: Station,
+    },
+    Surrender {
+        #[serde(default)]
+        seat: Option<Seat>,
+    },
+    OfferDraw {
+        #[serde(default)]
+        seat: Option<Seat>,
+    },
+    AcceptDraw {},
+    DeclineDraw {},
+    LegalMoves {},
+    Chat {
+        text: String,
+        #[serde(default)]
+        team: Option<bool>,
+    },
 }
 
-impl ErrorCode {
-    /// The stable name (`"not_your_turn"`).
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-}
-
-impl From<&RuleError> for ErrorCode {
-    fn from(e: &RuleError) -> ErrorCode {
-        match e {
-            RuleError::GameOver => ErrorCode::GameOver,
-            RuleError::NotYourTurn => ErrorCode::NotYourTurn,
-            RuleError::NoPiece => ErrorCode::NoPiece,
-            RuleError::NotYourPiece => ErrorCode::NotYourPiece,
-            RuleError::Immovable => ErrorCode::Immovable,
-            RuleError::IllegalMove => ErrorCode::IllegalMove,
-            RuleError::SeatEliminated => ErrorCode::SeatEliminated,
-            RuleError::NoDrawOffer => ErrorCode::NoDrawOffer,
-            RuleError::DrawOfferPending => ErrorCode::DrawOfferPending,
-            RuleError::DrawOfferTooSoon => ErrorCode::DrawOfferTooSoon,
-            RuleError::OwnDrawOffer => ErrorCode::OwnDrawOffer,
-        }
-    }
-}
-
-impl From<&DeployError> for ErrorCode {
-    fn from(e: &DeployError) -> ErrorCode {
-        match e {
-            DeployError::FlagNotInHeadquarters { .. } => ErrorCode::FlagNotInHeadquarters,
-            DeployError::MineOutsideBackRows { .. } => ErrorCode::MineOutsideBackRows,
-            DeployError::MineInHeadquarters { .. } => ErrorCode::MineInHeadquarters,
-            DeployError::BombInFrontRow { .. } => ErrorCode::BombInFrontRow,
-            DeployError::PieceInCamp { .. } => ErrorCode::PieceInCamp,
-            DeployError::WrongCount { .. } => ErrorCode::WrongCount,
-            DeployError::OutsideRegion { .. } => ErrorCode::OutsideRegion,
-            DeployError::EmptyStation { .. } => ErrorCode::EmptyStation,
-            DeployError::NoPieceThere { .. } => ErrorCode::NoPieceThere,
-        }
-    }
-}
+/// The error codes: one vocabulary for HTTP and WebSocket answers (docs/protocol.md, "Error
+/// codes"; docs/api.md).
+pub use crate::error::ErrorCode;
 
 /// A protocol-level error: stable code + message (+ the deployment error as detail).
 #[derive(Clone, Debug, PartialEq)]
@@ -365,24 +229,15 @@ impl From<DeployError> for ProtoError {
 }
 
 impl From<crate::error::AppError> for ProtoError {
-    /// An error of the HTTP/database layer: its code when the protocol has the same one
-    /// (`not_found`, `invalid_options`, `too_many_rooms`, ...), else `internal` (logged).
+    /// An error of the HTTP/database layer, with its own code (`internal` ones are logged).
     fn from(e: crate::error::AppError) -> Self {
         if let crate::error::AppError::Moved { game, node } = &e {
             return ProtoError::moved(MovedTo::new(node, None, Some(*game)));
         }
-        use serde::de::value::{Error, StrDeserializer};
-        use serde::de::IntoDeserializer;
-        let same: Result<ErrorCode, Error> =
-            ErrorCode::deserialize::<StrDeserializer<Error>>(e.code().into_deserializer());
-        let code = same.unwrap_or_else(|_| {
-            tracing::error!(code = e.code(), error = %e, "unexpected error in live play");
-            ErrorCode::Internal
-        });
         if let crate::error::AppError::Internal(context) = &e {
             tracing::error!(error = %context, "live play");
         }
-        ProtoError::new(code, e.public_message())
+        ProtoError::new(e.code(), e.public_message())
     }
 }
 
@@ -409,23 +264,41 @@ pub fn parse(text: &str) -> Result<(Option<ClientId>, ClientMsg), (Option<Client
         }
     };
     let unknown = |m: String| ProtoError::new(ErrorCode::UnknownType, m);
-    match obj.get("type") {
-        Some(Value::String(t)) if ClientMsg::VARIANTS.contains(&t.as_str()) => {}
-        Some(Value::String(t)) => {
-            let t: String = t.chars().take(40).collect();
-            return Err((id, unknown(format!("unknown message type {t:?}"))));
-        }
+    let bad = |e: serde_json::Error| {
+        ProtoError::new(ErrorCode::BadMessage, crate::error::plain_serde_message(&e.to_string()))
+    };
+    let t = match obj.get("type") {
+        Some(Value::String(t)) => t.clone(),
         _ => return Err((id, unknown("the message has no \"type\"".into()))),
+    };
+    if LobbyRequest::VARIANTS.contains(&t.as_str()) {
+        // room options are read now, and refused with their own code
+        if let Some(given) = obj.get("options").filter(|o| !o.is_null()) {
+            if let Err(e) = OptionChanges::deserialize(given) {
+                let m = crate::error::plain_serde_message(&e.to_string());
+                return Err((id, ProtoError::new(ErrorCode::InvalidOptions, m)));
+            }
+        }
+        return match LobbyRequest::deserialize(Value::Object(obj)) {
+            Ok(msg) => Ok((id, ClientMsg::Lobby(msg))),
+            Err(e) => Err((id, bad(e))),
+        };
     }
-    match serde_json::from_value::<ClientMsg>(Value::Object(obj)) {
-        Ok(msg) => Ok((id, msg)),
-        Err(e) => Err((
-            id,
-            ProtoError::new(
-                ErrorCode::BadMessage,
-                crate::error::plain_serde_message(&e.to_string()),
-            ),
-        )),
+    if !RoomRequest::VARIANTS.contains(&t.as_str()) {
+        let t: String = t.chars().take(40).collect();
+        return Err((id, unknown(format!("unknown message type {t:?}"))));
+    }
+    let room = match obj.remove("room") {
+        Some(Value::String(room)) => room,
+        None => return Err((id, ProtoError::new(ErrorCode::BadMessage, "missing field `room`"))),
+        Some(_) => {
+            let e = ProtoError::new(ErrorCode::BadMessage, "room must be a string");
+            return Err((id, e));
+        }
+    };
+    match RoomRequest::deserialize(Value::Object(obj)) {
+        Ok(msg) => Ok((id, ClientMsg::Room { room, msg })),
+        Err(e) => Err((id, bad(e))),
     }
 }
 

@@ -4,6 +4,7 @@
 use super::protocol::{RoomSummary, SeatedRoom};
 use super::room::RoomHandle;
 use super::Seated;
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -173,7 +174,7 @@ impl Registry {
 fn rooms_left(max: usize, n: usize) -> AppResult<()> {
     if n >= max {
         return Err(AppError::conflict(
-            "too_many_rooms",
+            ErrorCode::TooManyRooms,
             format!("you already have {max} rooms or practice games open"),
         ));
     }

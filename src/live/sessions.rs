@@ -2,6 +2,7 @@
 //! address, and the action ids each account used recently (idempotency), under one lock.
 use super::conn::ClientTx;
 use super::protocol::{Ack, ClientId};
+use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use bytestring::ByteString;
 use std::collections::{HashMap, VecDeque};
@@ -50,7 +51,7 @@ impl Sessions {
         let from_ip = s.ips.get(&ip).copied().unwrap_or(0);
         if mine >= self.max_per_account || from_ip >= self.max_per_ip {
             return Err(AppError::TooMany {
-                code: "too_many_sockets",
+                code: ErrorCode::TooManySockets,
                 message: "too many open connections; close some tabs".into(),
             });
         }

@@ -1,7 +1,8 @@
 //! One WebSocket session (actix-ws): frame cap, message-rate limit, ping/silence, a bounded
 //! outbound queue, and routing of parsed messages to the lobby or to room tasks.
 use super::protocol::{
-    self, now_ms, Account, AckBody, ClientId, ClientMsg, ErrorCode, ProtoError, ServerMsg,
+    self, now_ms, Account, AckBody, ClientId, ClientMsg, ErrorCode, LobbyRequest, ProtoError,
+    RoomRequest, ServerMsg,
 };
 use super::room::Cmd;
 use super::{client_channel, Live, Who};
@@ -9,7 +10,7 @@ use crate::ladder::Ladder;
 use actix_web::{web, HttpRequest, HttpResponse};
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason};
 use siguo_bots::Level;
-use siguo_rules::{Seat, Variant};
+use siguo_rules::{OptionChanges, Seat, Variant};
 use std::collections::{HashSet, VecDeque};
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
@@ -248,36 +249,42 @@ impl Conn {
     /// Lobby messages are handled here; room messages go to their room's task.
     async fn route(&mut self, id: &Option<ClientId>, msg: ClientMsg) -> Result<(), ProtoError> {
         match msg {
-            ClientMsg::Ping {} => {
+            ClientMsg::Lobby(msg) => self.lobby(id, msg).await,
+            ClientMsg::Room { room, msg } => self.forward(id, room, msg).await,
+        }
+    }
+
+    async fn lobby(&mut self, id: &Option<ClientId>, msg: LobbyRequest) -> Result<(), ProtoError> {
+        match msg {
+            LobbyRequest::Ping {} => {
                 self.tx.send(&ServerMsg::Pong { id: id.clone(), server_time: now_ms() });
                 Ok(())
             }
-            ClientMsg::ListRooms {} => {
+            LobbyRequest::ListRooms {} => {
                 let rooms = self.live.listed_rooms().await?;
                 self.tx.send(&ServerMsg::Rooms { id: id.clone(), rooms });
                 Ok(())
             }
-            ClientMsg::CreateRoom { public, options, variant } => {
+            LobbyRequest::CreateRoom { public, options, variant } => {
                 self.create_room(id, public.unwrap_or(true), variant.unwrap_or_default(), options)
                     .await
             }
-            ClientMsg::StartPractice { options, level, seat, variant } => {
+            LobbyRequest::StartPractice { options, level, seat, variant } => {
                 self.start_practice(id, options, level, seat, variant.unwrap_or_default()).await
             }
-            ClientMsg::JoinRoom { room, invite, game, v } => {
+            LobbyRequest::JoinRoom { room, invite, game, v } => {
                 self.join_room(id, room, invite, game, v).await
             }
-            ClientMsg::AcceptMatch { match_id } => {
+            LobbyRequest::AcceptMatch { match_id } => {
                 self.ladder.accept(self.peer.who.account_id, match_id).await?;
                 self.tx.send(&ServerMsg::Ack(ServerMsg::ack(id, AckBody::Empty {})));
                 Ok(())
             }
-            ClientMsg::DeclineMatch { match_id } => {
+            LobbyRequest::DeclineMatch { match_id } => {
                 self.ladder.decline(self.peer.who.account_id, match_id).await?;
                 self.tx.send(&ServerMsg::Ack(ServerMsg::ack(id, AckBody::Empty {})));
                 Ok(())
             }
-            other => self.forward(id, other).await,
         }
     }
 
@@ -299,7 +306,7 @@ impl Conn {
         id: &Option<ClientId>,
         public: bool,
         variant: Variant,
-        options: Option<serde_json::Value>,
+        options: Option<OptionChanges>,
     ) -> Result<(), ProtoError> {
         if self.resent(id) {
             return Ok(());
@@ -314,7 +321,7 @@ impl Conn {
     async fn start_practice(
         &mut self,
         id: &Option<ClientId>,
-        options: Option<serde_json::Value>,
+        options: Option<OptionChanges>,
         level: Option<Level>,
         seat: Option<Seat>,
         variant: Variant,
@@ -377,10 +384,14 @@ impl Conn {
     }
 
     /// A room message: to its room's task.
-    async fn forward(&mut self, id: &Option<ClientId>, msg: ClientMsg) -> Result<(), ProtoError> {
-        let room = msg.room().unwrap_or_default().to_string();
+    async fn forward(
+        &mut self,
+        id: &Option<ClientId>,
+        room: String,
+        msg: RoomRequest,
+    ) -> Result<(), ProtoError> {
         let h = self.live.room_or_moved(&room, no_room()).await?;
-        let leaving = matches!(msg, ClientMsg::LeaveRoom { .. });
+        let leaving = matches!(msg, RoomRequest::LeaveRoom { .. });
         let cmd =
             Cmd::Msg { conn: self.tx.clone(), who: self.peer.who.clone(), id: id.clone(), msg };
         if !h.send(cmd).await {

@@ -82,7 +82,11 @@ async fn rejoin(app: &TestApp, c: Client, room: &str) -> Client {
         ((c.name.clone(), c.account_id, c.token.clone()), c.seats.clone(), c.hidden_front);
     let mut n = Client::connect(app, &who).await;
     (n.seats, n.hidden_front) = (seats, hf);
-    n.act(json!({"type": "join_room", "room": room})).await.expect("rejoin");
+    if let Err(e) = n.act(json!({"type": "join_room", "room": room})).await {
+        let game = room.trim_start_matches('g');
+        let record = app.get(&format!("/api/games/{game}")).await.text().await.unwrap();
+        panic!("rejoin {room}: {e}; the record: {record}");
+    }
     n
 }
 

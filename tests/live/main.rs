@@ -1,5 +1,6 @@
 //! Live play over real WebSockets: one test binary (modules below) sharing the harness and the
 //! socket client in `tests/support`.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 #[path = "../support/mod.rs"]
 #[macro_use]
 mod support;

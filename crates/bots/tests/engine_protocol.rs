@@ -1,6 +1,7 @@
 //! The engine protocol (docs/engine.md): the doc's examples parse as the typed messages, a `go`
 //! never carries a rank its seats may not see, and the engine loop answers a scripted session
 //! and survives bad lines.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 mod common;
 use common::*;
 use proptest::prelude::*;

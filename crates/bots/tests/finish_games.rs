@@ -1,5 +1,6 @@
 //! Bots finish games of every kind: each info mode, each rule option, dual control; their
 //! deployments are legal.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 mod common;
 use common::*;
 use siguo_bots::{make_bot, make_bot_with, Bot, Level};

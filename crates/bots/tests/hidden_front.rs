@@ -2,6 +2,7 @@
 //! are legal over whole games from the redacted view, a bot that joins late rebuilds its
 //! knowledge on the 5 × 12 board, and the standard bot takes a sure flag capture and does not
 //! accept a draw it is winning.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 mod common;
 use common::rng;
 use proptest::prelude::*;

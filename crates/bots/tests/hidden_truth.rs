@@ -1,6 +1,7 @@
 //! A bot's choice never depends on hidden truth: two games that differ only in ranks the bot may
 //! not see, and that produced the same public events and the same view, get the same move from
 //! bots with the same seed (search bounded by nodes, not by the clock, so it is reproducible).
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 mod common;
 use common::*;
 use rand::Rng;

@@ -1,5 +1,6 @@
 //! Criterion benchmarks: move generation on a mid-game position, and whole random games.
 //! Run: `cargo bench -p siguo-rules`.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -26,7 +26,7 @@ fn main() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     // a mid-game position: 80 random moves in
     let deps = Seat::ALL.map(|s| Deployment::random(s, &opts, &mut rng));
-    let mut g = Game::new(opts, &deps).unwrap();
+    let mut g = Game::new(opts, &deps).expect("a random deployment is legal");
     let mut buf = Vec::new();
     for _ in 0..80 {
         g.legal_pairs(&mut buf);
@@ -47,7 +47,7 @@ fn main() {
     measure("random games (deploy + play to the end)", games, "games", || {
         for _ in 0..games {
             let deps = Seat::ALL.map(|s| Deployment::random(s, &opts, &mut rng));
-            let mut g = Game::new(opts, &deps).unwrap();
+            let mut g = Game::new(opts, &deps).expect("a random deployment is legal");
             while !g.is_over() {
                 g.legal_pairs(&mut buf);
                 let (f, t) = buf[rng.random_range(0..buf.len())];

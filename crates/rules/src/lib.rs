@@ -33,7 +33,9 @@ pub use deploy::{DeployError, Deployment, Formation};
 pub use game::{
     Action, CombatOutcome, DrawReason, ElimReason, Event, Game, Move, RuleError, Status, WinReason,
 };
-pub use options::{FlagCapture, InfoMode, MineRule, Options, OptionsError, ShownOptions};
+pub use options::{
+    FlagCapture, InfoMode, MineRule, OptionChanges, Options, OptionsError, ShownOptions,
+};
 pub use piece::{Piece, Rank};
 pub use position::{Position, PositionError};
 pub use record::{GameRecord, ReplayError};

@@ -80,42 +80,21 @@ impl Options {
             }
         }
     }
-    /// Options from JSON: `given`'s fields over the defaults of `variant` ([`Options::for_variant`]).
-    /// Unknown fields are refused, and so are, in Hidden Front, the four-player options that do
-    /// not apply to it (`info_mode`, `max_steps`, `max_skips`, `bombs_front_row`); its fixed
-    /// limits (`max_timeouts`, `max_quiet_steps`) may be given with their own values, as
-    /// [`Options::shown`] writes them. (Not range-checked: see [`Options::validate`].)
+    /// Options from JSON: `given`'s fields over the defaults of `variant` ([`Options::for_variant`]),
+    /// read as [`OptionChanges`] and applied ([`OptionChanges::apply`]). (Not range-checked: see
+    /// [`Options::validate`].)
     pub fn from_json_for(
         variant: crate::board::Variant,
         given: Option<serde_json::Value>,
     ) -> Result<Options, String> {
-        let mut options =
-            serde_json::to_value(Options::for_variant(variant)).map_err(|e| e.to_string())?;
-        if let Some(given) = given {
-            let serde_json::Value::Object(given) = given else {
-                return Err("options must be an object".into());
-            };
-            let known = options.as_object_mut().expect("options serialize as an object");
-            let hidden_front = !variant.is_four_player();
-            for (k, v) in given {
-                if hidden_front {
-                    if let Some(fixed) = hf_fixed(&k) {
-                        if v.as_u64() != Some(u64::from(fixed)) {
-                            return Err(format!("{k} is {fixed} in Hidden Front"));
-                        }
-                        continue;
-                    }
-                    if FOUR_PLAYER_ONLY.contains(&k.as_str()) {
-                        return Err(format!("option {k:?} does not apply to Hidden Front"));
-                    }
-                }
-                if !known.contains_key(&k) {
-                    return Err(format!("unknown option {k:?}"));
-                }
-                known.insert(k, v);
+        let changes = match given {
+            None | Some(serde_json::Value::Null) => OptionChanges::default(),
+            Some(v @ serde_json::Value::Object(_)) => {
+                serde_json::from_value(v).map_err(|e| e.to_string())?
             }
-        }
-        serde_json::from_value(options).map_err(|e| e.to_string())
+            Some(_) => return Err("options must be an object".into()),
+        };
+        changes.apply(variant)
     }
 
     /// Check every numeric option is in its range (rules.md §10).
@@ -142,15 +121,80 @@ impl Options {
     }
 }
 
-/// Four-player options that have no meaning in Hidden Front (hidden-front.md §5–§8).
-const FOUR_PLAYER_ONLY: [&str; 4] = ["info_mode", "max_steps", "max_skips", "bombs_front_row"];
+/// Room options as a client gives them: each field it names, over the defaults of the game
+/// ([`OptionChanges::apply`]). Unknown fields are refused when read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptionChanges {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub info_mode: Option<InfoMode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_seconds: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy_seconds: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconnect_seconds: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_skips: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bombs_front_row: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag_capture: Option<FlagCapture>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mines: Option<MineRule>,
+    /// Hidden Front's fixed limit, as [`Options::shown`] writes it (only its own value)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_timeouts: Option<u32>,
+    /// Hidden Front's fixed limit, as [`Options::shown`] writes it (only its own value)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_quiet_steps: Option<u32>,
+}
 
-/// Hidden Front's fixed limits, shown beside its options.
-fn hf_fixed(key: &str) -> Option<u32> {
-    match key {
-        "max_timeouts" => Some(crate::game::HF_TIMEOUT_LIMIT),
-        "max_quiet_steps" => Some(crate::game::HF_QUIET_LIMIT),
-        _ => None,
+impl OptionChanges {
+    /// These changes over the defaults of `variant`. In Hidden Front, the four-player options
+    /// that do not apply to it (`info_mode`, `max_steps`, `max_skips`, `bombs_front_row`) are
+    /// refused, and its fixed limits may be named with their own values only; the four-player
+    /// game has no such limits. (Not range-checked: see [`Options::validate`].)
+    pub fn apply(&self, variant: crate::board::Variant) -> Result<Options, String> {
+        let c = self;
+        let fixed = [
+            ("max_timeouts", c.max_timeouts, crate::game::HF_TIMEOUT_LIMIT),
+            ("max_quiet_steps", c.max_quiet_steps, crate::game::HF_QUIET_LIMIT),
+        ];
+        if variant.is_four_player() {
+            if let Some((name, ..)) = fixed.iter().find(|(_, v, _)| v.is_some()) {
+                return Err(format!("unknown option {name:?}"));
+            }
+        } else {
+            for (name, given, value) in fixed {
+                if given.is_some_and(|g| g != value) {
+                    return Err(format!("{name} is {value} in Hidden Front"));
+                }
+            }
+            let four_player_only = [
+                ("info_mode", c.info_mode.is_some()),
+                ("max_steps", c.max_steps.is_some()),
+                ("max_skips", c.max_skips.is_some()),
+                ("bombs_front_row", c.bombs_front_row.is_some()),
+            ];
+            if let Some((name, _)) = four_player_only.iter().find(|(_, given)| *given) {
+                return Err(format!("option {name:?} does not apply to Hidden Front"));
+            }
+        }
+        let d = Options::for_variant(variant);
+        Ok(Options {
+            info_mode: c.info_mode.unwrap_or(d.info_mode),
+            move_seconds: c.move_seconds.unwrap_or(d.move_seconds),
+            deploy_seconds: c.deploy_seconds.unwrap_or(d.deploy_seconds),
+            reconnect_seconds: c.reconnect_seconds.unwrap_or(d.reconnect_seconds),
+            max_steps: c.max_steps.unwrap_or(d.max_steps),
+            max_skips: c.max_skips.unwrap_or(d.max_skips),
+            bombs_front_row: c.bombs_front_row.unwrap_or(d.bombs_front_row),
+            flag_capture: c.flag_capture.unwrap_or(d.flag_capture),
+            mines: c.mines.unwrap_or(d.mines),
+        })
     }
 }
 
@@ -164,44 +208,74 @@ pub struct ShownOptions {
 
 impl<'de> Deserialize<'de> for ShownOptions {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        let variant = if v.get("max_timeouts").is_some() {
-            crate::board::Variant::HiddenFront
-        } else {
-            crate::board::Variant::FourPlayer
+        let changes = OptionChanges::deserialize(d)?;
+        let variant = match changes.max_timeouts {
+            Some(_) => crate::board::Variant::HiddenFront,
+            None => crate::board::Variant::FourPlayer,
         };
-        let options = Options::from_json_for(variant, Some(v)).map_err(serde::de::Error::custom)?;
+        let options = changes.apply(variant).map_err(serde::de::Error::custom)?;
         Ok(ShownOptions { variant, options })
     }
 }
 
-/// Hidden Front's options on the wire.
-#[derive(Serialize)]
-struct HiddenFrontOptions {
-    move_seconds: u32,
-    deploy_seconds: u32,
-    reconnect_seconds: u32,
-    flag_capture: FlagCapture,
-    mines: MineRule,
-    max_timeouts: u32,
-    max_quiet_steps: u32,
+/// Every option the game shows, as changes over nothing: the four-player game all of them;
+/// Hidden Front only those that apply to it, with its fixed limits.
+impl From<ShownOptions> for OptionChanges {
+    fn from(shown: ShownOptions) -> OptionChanges {
+        let o = shown.options;
+        let common = OptionChanges {
+            move_seconds: Some(o.move_seconds),
+            deploy_seconds: Some(o.deploy_seconds),
+            reconnect_seconds: Some(o.reconnect_seconds),
+            flag_capture: Some(o.flag_capture),
+            mines: Some(o.mines),
+            ..OptionChanges::default()
+        };
+        if shown.variant.is_four_player() {
+            OptionChanges {
+                info_mode: Some(o.info_mode),
+                max_steps: Some(o.max_steps),
+                max_skips: Some(o.max_skips),
+                bombs_front_row: Some(o.bombs_front_row),
+                ..common
+            }
+        } else {
+            OptionChanges {
+                max_timeouts: Some(crate::game::HF_TIMEOUT_LIMIT),
+                max_quiet_steps: Some(crate::game::HF_QUIET_LIMIT),
+                ..common
+            }
+        }
+    }
 }
 
 impl Serialize for ShownOptions {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let o = &self.options;
-        if self.variant.is_four_player() {
-            return o.serialize(s);
-        }
-        HiddenFrontOptions {
-            move_seconds: o.move_seconds,
-            deploy_seconds: o.deploy_seconds,
-            reconnect_seconds: o.reconnect_seconds,
-            flag_capture: o.flag_capture,
-            mines: o.mines,
-            max_timeouts: crate::game::HF_TIMEOUT_LIMIT,
-            max_quiet_steps: crate::game::HF_QUIET_LIMIT,
-        }
-        .serialize(s)
+        OptionChanges::from(*self).serialize(s)
+    }
+}
+
+/// What a view and a position are both read back with: the options as the game shows them (over
+/// its defaults), and the per-seat counters (the four-player `skips`, Hidden Front `timeouts`).
+pub(crate) fn read_shown(
+    variant: crate::board::Variant,
+    options: Option<OptionChanges>,
+    skips: std::collections::BTreeMap<crate::board::Seat, u32>,
+    timeouts: std::collections::BTreeMap<crate::board::Seat, u32>,
+) -> Result<(Options, std::collections::BTreeMap<crate::board::Seat, u32>), String> {
+    let options = options.unwrap_or_default().apply(variant)?;
+    let mut counters = skips;
+    counters.extend(timeouts);
+    Ok((options, counters))
+}
+
+/// The per-seat counters as the game writes them: (`skips`, `timeouts`).
+pub(crate) fn counters_shown<T>(
+    variant: crate::board::Variant,
+    counters: T,
+) -> (Option<T>, Option<T>) {
+    match variant.is_four_player() {
+        true => (Some(counters), None),
+        false => (None, Some(counters)),
     }
 }

@@ -36,7 +36,7 @@ struct RawPosition {
     turn: Seat,
     pieces: BTreeMap<Station, Piece>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    options: Option<serde_json::Value>,
+    options: Option<crate::options::OptionChanges>,
     #[serde(default)]
     eliminated: Vec<Seat>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -52,10 +52,9 @@ struct RawPosition {
 impl TryFrom<RawPosition> for Position {
     type Error = String;
     fn try_from(r: RawPosition) -> Result<Position, String> {
-        let options = Options::from_json_for(r.variant, r.options)?;
+        let (options, skips) =
+            crate::options::read_shown(r.variant, r.options, r.skips, r.timeouts)?;
         let hidden_front = r.variant == Variant::HiddenFront;
-        let mut skips = r.skips;
-        skips.extend(r.timeouts);
         Ok(Position {
             variant: r.variant,
             turn: r.turn,
@@ -75,21 +74,17 @@ impl TryFrom<RawPosition> for Position {
 
 impl From<Position> for RawPosition {
     fn from(p: Position) -> RawPosition {
-        let hidden_front = p.variant == Variant::HiddenFront;
-        let (skips, timeouts) =
-            if hidden_front { (BTreeMap::new(), p.skips) } else { (p.skips, BTreeMap::new()) };
+        let (skips, timeouts) = crate::options::counters_shown(p.variant, p.skips);
         RawPosition {
             variant: p.variant,
             turn: p.turn,
             pieces: p.pieces,
-            options: Some(
-                serde_json::to_value(p.options.shown(p.variant)).expect("options serialize"),
-            ),
+            options: Some(p.options.shown(p.variant).into()),
             eliminated: p.eliminated,
-            skips,
+            skips: skips.unwrap_or_default(),
             steps: p.steps,
             quiet_steps: p.quiet_steps,
-            timeouts,
+            timeouts: timeouts.unwrap_or_default(),
         }
     }
 }

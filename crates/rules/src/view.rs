@@ -137,15 +137,15 @@ struct ViewOut<'a> {
 
 impl Serialize for View {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let hidden_front = !self.variant.is_four_player();
+        let (skips, timeouts) = crate::options::counters_shown(self.variant, &self.skips);
         ViewOut {
             variant: self.variant,
             turn: self.turn,
             pieces: &self.pieces,
             options: self.options.shown(self.variant),
             eliminated: &self.eliminated,
-            skips: (!hidden_front).then_some(&self.skips),
-            timeouts: hidden_front.then_some(&self.skips),
+            skips,
+            timeouts,
             steps: self.steps,
             quiet_steps: self.quiet_steps,
             status: &self.status,
@@ -165,7 +165,7 @@ struct RawView {
     turn: Option<Seat>,
     pieces: BTreeMap<Station, SeenPiece>,
     #[serde(default)]
-    options: Option<serde_json::Value>,
+    options: Option<crate::options::OptionChanges>,
     #[serde(default)]
     eliminated: Vec<Seat>,
     #[serde(default)]
@@ -188,13 +188,13 @@ struct RawView {
 impl TryFrom<RawView> for View {
     type Error = String;
     fn try_from(r: RawView) -> Result<View, String> {
-        let mut skips = r.skips;
-        skips.extend(r.timeouts);
+        let (options, skips) =
+            crate::options::read_shown(r.variant, r.options, r.skips, r.timeouts)?;
         Ok(View {
             variant: r.variant,
             turn: r.turn,
             pieces: r.pieces,
-            options: Options::from_json_for(r.variant, r.options)?,
+            options,
             eliminated: r.eliminated,
             skips,
             steps: r.steps,

@@ -9,6 +9,7 @@
 //! here with the position's name. On the way, every node is checked against the crate's second
 //! move generator (`legal_moves_from`, which `apply` validates with) and, where a fixture has
 //! `by_hand`, its depth-1 count against a count made by hand (the fixture's `note` says how).
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 use serde_json::Value;
 use siguo_rules::*;
 

@@ -1,4 +1,5 @@
 //! Property tests over random deployments and random games.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use siguo_rules::*;

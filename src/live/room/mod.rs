@@ -20,7 +20,7 @@ mod spawn;
 
 pub(crate) use spawn::{spawn_game, spawn_restored, spawn_waiting};
 
-use super::protocol::{AckBody, ClientId, ClientMsg, ErrorCode, ProtoError, ServerMsg};
+use super::protocol::{AckBody, ClientId, ErrorCode, ProtoError, RoomRequest, ServerMsg};
 use super::{ClientTx, GameKind, Live, Who};
 use history::History;
 use phase::Phase;
@@ -39,7 +39,7 @@ pub enum Cmd {
     /// A socket closed.
     Gone { conn_id: u64 },
     /// A client message addressed to this room.
-    Msg { conn: ClientTx, who: Who, id: Option<ClientId>, msg: ClientMsg },
+    Msg { conn: ClientTx, who: Who, id: Option<ClientId>, msg: RoomRequest },
     /// A bot finished thinking.
     BotDone { seat: Seat, bot: Box<dyn Bot>, mv: Option<Move> },
     /// The game's current version (for `GET /api/games/{id}`).
@@ -219,8 +219,14 @@ impl Room {
     }
 
     /// A client message: idempotency, membership, then the handler and its ack or error.
-    async fn on_client(&mut self, conn: ClientTx, who: Who, id: Option<ClientId>, msg: ClientMsg) {
-        let dedupe = !matches!(msg, ClientMsg::Resync { .. } | ClientMsg::LegalMoves { .. });
+    async fn on_client(
+        &mut self,
+        conn: ClientTx,
+        who: Who,
+        id: Option<ClientId>,
+        msg: RoomRequest,
+    ) {
+        let dedupe = !matches!(msg, RoomRequest::Resync { .. } | RoomRequest::LegalMoves { .. });
         if dedupe {
             if let Some(ack) = self.live.seen_id(who.account_id, &id) {
                 conn.send(&ServerMsg::Ack(ack));
@@ -251,11 +257,11 @@ impl Room {
         conn: &ClientTx,
         who: &Who,
         id: &Option<ClientId>,
-        msg: ClientMsg,
+        msg: RoomRequest,
     ) -> Answer {
-        use ClientMsg::*;
+        use RoomRequest::*;
         match msg {
-            LeaveRoom { .. } => self.leave(conn.conn_id, who).await,
+            LeaveRoom {} => self.leave(conn.conn_id, who).await,
             TakeSeat { seat, .. } => self.take_seat(who, seat),
             LeaveSeat { seat, .. } => self.leave_seat(who, seat),
             AddBot { seat, level, .. } => self.add_bot(who, seat, level).await,
@@ -278,19 +284,13 @@ impl Room {
             }
             Surrender { seat, .. } => self.surrender(who, seat).await,
             OfferDraw { seat, .. } => self.offer_draw(who, seat).await,
-            AcceptDraw { .. } => self.answer_draw(who, true).await,
-            DeclineDraw { .. } => self.answer_draw(who, false).await,
-            LegalMoves { .. } => {
+            AcceptDraw {} => self.answer_draw(who, true).await,
+            DeclineDraw {} => self.answer_draw(who, false).await,
+            LegalMoves {} => {
                 self.send_legal_moves(conn, who, id);
                 Ok(None)
             }
-            Chat { text, team, .. } => self.chat(who, text, team.unwrap_or(false)),
-            Ping {} | ListRooms {} | CreateRoom { .. } | StartPractice { .. } | JoinRoom { .. } => {
-                Err(ProtoError::new(ErrorCode::BadMessage, "not a room message"))
-            }
-            AcceptMatch { .. } | DeclineMatch { .. } => {
-                Err(ProtoError::new(ErrorCode::BadMessage, "not a room message"))
-            }
+            Chat { text, team } => self.chat(who, text, team.unwrap_or(false)),
         }
     }
 }

@@ -87,9 +87,7 @@ pub fn create_game(
             let Some(occ) = occ else { continue };
             let (account, bot) = match occ {
                 SeatOccupant::Account { account_id, .. } => (Some(*account_id), None),
-                SeatOccupant::Bot { level } => {
-                    (None, Some(serde_json::to_value(level).unwrap().as_str().unwrap().to_string()))
-                }
+                SeatOccupant::Bot { level } => (None, Some(level.name().to_string())),
             };
             diesel::insert_into(game_players::table)
                 .values((
