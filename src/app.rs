@@ -108,7 +108,13 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     ladder.set_starter(Arc::new(live.clone()));
     if config.cluster.enabled {
         // one queue for every node, and notices to sockets on any node (src/ladder/shared.rs)
-        crate::cluster::notify::start(&live, &config.database.url);
+        // and logouts on any node end the account's older sessions here (src/cluster/sessions.rs)
+        let listen_url = match config.cluster.listen_url.as_str() {
+            "" => config.database.url.as_str(),
+            url => url,
+        };
+        let sessions = crate::cluster::sessions::SessionEnds::new(auth.clone(), live.clone());
+        crate::cluster::notify::start(&live, listen_url, sessions);
         let presence_ms = config.cluster.grace_ms.max(3 * config.ladder.tick_ms);
         let node = live.node_id().to_string();
         let shared = crate::ladder::shared::SharedQueues::new(
@@ -172,6 +178,7 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
         loop {
             tick.tick().await;
             hk_state.auth.limits.retain_recent();
+            hk_state.auth.prune_generations();
             hk_state.live.prune_limits();
             if minutes.is_multiple_of(60) {
                 match hk_state.db.run(crate::auth::refresh::purge_expired).await {

@@ -3,6 +3,7 @@
 //! limits, and the request extractors [`Identity`] and [`AccountOnly`].
 //!
 //! The access token travels in the HttpOnly cookie `siguo_access` or as `Authorization: Bearer`.
+mod generations;
 pub mod hasher;
 pub mod limits;
 pub mod password;
@@ -82,9 +83,8 @@ pub struct Auth {
     /// Argon2 computations: a few nice-10 threads with a bounded queue (see [`hasher`])
     hashing: hasher::Hasher,
     pub limits: limits::RateLimits,
-    /// account → token generation, loaded from the database on first use and kept current by
-    /// [`Auth::revoke_tokens`] (the only writer)
-    generations: std::sync::Mutex<std::collections::HashMap<i64, i64>>,
+    /// account → token generation, as last read or told ([`generations::Generations`])
+    generations: generations::Generations,
 }
 
 impl Auth {
@@ -111,7 +111,11 @@ impl Auth {
                 config.auth.hash_queue,
             )?,
             limits: limits::RateLimits::new(&config.limits),
-            generations: Default::default(),
+            generations: generations::Generations::new(
+                config.cluster.enabled.then(|| {
+                    std::time::Duration::from_millis(config.cluster.session_trust_ms.max(1))
+                }),
+            ),
         })
     }
 
@@ -148,11 +152,10 @@ impl Auth {
         Ok(v)
     }
 
-    /// The account's current token generation (cached).
+    /// The account's current token generation (cached: [`generations::Generations`]).
     async fn generation(&self, db: &Db, account_id: i64) -> AppResult<i64> {
-        if let Some(g) = self.generations.lock().unwrap_or_else(|e| e.into_inner()).get(&account_id)
-        {
-            return Ok(*g);
+        if let Some(g) = self.generations.trusted(account_id) {
+            return Ok(g);
         }
         let g = db
             .run(move |c| crate::db::accounts::token_generation(c, account_id))
@@ -160,15 +163,31 @@ impl Auth {
             .ok_or_else(|| {
                 AppError::unauthorized(ErrorCode::InvalidToken, "the account no longer exists")
             })?;
-        let mut m = self.generations.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(*m.entry(account_id).or_insert(g))
+        Ok(self.generations.learn(account_id, g))
     }
 
     /// Refuse every access token of the account issued so far; returns the new generation.
+    /// (In a cluster the database announces the change to every node.)
     pub async fn revoke_tokens(&self, db: &Db, account_id: i64) -> AppResult<i64> {
         let g = db.run(move |c| crate::db::accounts::bump_token_generation(c, account_id)).await?;
-        self.generations.lock().unwrap_or_else(|e| e.into_inner()).insert(account_id, g);
-        Ok(g)
+        Ok(self.generations.learn(account_id, g))
+    }
+
+    /// Another node changed the account's generation to `generation` (a notice, or a check
+    /// while the notices were down): older access tokens are refused from now on.
+    pub fn generation_changed(&self, account_id: i64, generation: i64) {
+        self.generations.learn(account_id, generation);
+    }
+
+    /// The cluster's notice connection is up (a new session: what was cached before it may
+    /// have missed notices) or down (cached generations are trusted for a short while only).
+    pub fn notices_up(&self, up: bool) {
+        self.generations.notices_up(up);
+    }
+
+    /// Forget cached generations not used for a while (bounded memory per account).
+    pub fn prune_generations(&self) {
+        self.generations.prune();
     }
 
     /// The signature and claims of an access token, without the generation check.

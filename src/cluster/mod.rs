@@ -15,6 +15,7 @@ pub mod directory;
 pub mod notify;
 pub mod rooms;
 pub mod runtime;
+pub mod sessions;
 
 use crate::db::schema::{games, nodes};
 use crate::db::DbConn;
@@ -38,6 +39,13 @@ pub struct ClusterConfig {
     /// how long a lease holds after its last renewal, milliseconds; then another node may claim
     /// the game
     pub grace_ms: u64,
+    /// the PostgreSQL address of the connection that listens for notices (`LISTEN` needs a
+    /// session of its own: give a direct address when `database.url` goes through a
+    /// transaction-pooling proxy); empty: `database.url`
+    pub listen_url: String,
+    /// how long, milliseconds, a token generation read from the database is trusted while the
+    /// notice connection is down (a logout elsewhere then reaches this node within this time)
+    pub session_trust_ms: u64,
 }
 
 impl Default for ClusterConfig {
@@ -48,6 +56,8 @@ impl Default for ClusterConfig {
             advertise: String::new(),
             heartbeat_ms: 1000,
             grace_ms: 5000,
+            listen_url: String::new(),
+            session_trust_ms: 1000,
         }
     }
 }

@@ -5,16 +5,21 @@
 //! notice to [`Live::deliver`], which sends it to that node's sockets of the account (none: the
 //! notice is for another node's sockets).
 //!
+//! The same connection listens on [`super::sessions::CHANNEL`] for token-generation changes
+//! (logouts and the like on any node: [`super::sessions`]).
+//!
 //! A notice published inside a transaction ([`publish`]) is delivered when, and only if, that
 //! transaction commits, in commit order. The listening connection reconnects when it drops; a
 //! notice sent while it was down is lost for that node's sockets (the client still learns its
-//! state from `GET /api/queue`).
+//! state from `GET /api/queue`; sessions are checked against the database meanwhile).
+use super::sessions::SessionEnds;
 use crate::db::DbConn;
 use crate::error::{AppError, AppResult};
 use crate::live::Live;
 use bytestring::ByteString;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The channel every node listens on.
@@ -62,23 +67,26 @@ pub fn publish_later(db: &crate::db::Db, account_id: i64, text: ByteString) {
 }
 
 /// Start this node's listening connection to `url` (reconnecting until the server stops): every
-/// notice is delivered to this node's sockets of its account.
-pub fn start(live: &Live, url: &str) {
-    live.spawn(listen(live.clone(), url.to_string()));
+/// account notice is delivered to this node's sockets of its account, every session notice to
+/// `sessions`.
+pub fn start(live: &Live, url: &str, sessions: Arc<SessionEnds>) {
+    super::sessions::watch(sessions.clone());
+    live.spawn(listen(live.clone(), url.to_string(), sessions));
 }
 
 /// Listen, deliver, and reconnect (backing off up to 5 s) whenever the connection ends.
-async fn listen(live: Live, url: String) {
+async fn listen(live: Live, url: String, sessions: Arc<SessionEnds>) {
     let mut stop = live.shutdown_signal();
     let mut backoff = Duration::from_millis(100);
     loop {
         tokio::select! {
             _ = stop.changed() => return,
-            r = listen_once(&live, &url) => match r {
+            r = listen_once(&live, &url, &sessions) => match r {
                 Ok(()) => tracing::warn!("cluster: the notice connection closed; reconnecting"),
                 Err(e) => tracing::warn!(error = %e, "cluster: notice connection failed; reconnecting"),
             },
         }
+        sessions.notices_up(false);
         tokio::select! {
             _ = stop.changed() => return,
             _ = tokio::time::sleep(backoff) => {}
@@ -88,16 +96,20 @@ async fn listen(live: Live, url: String) {
 }
 
 /// One listening connection: `LISTEN`, then deliver every notice until the connection ends.
-async fn listen_once(live: &Live, url: &str) -> Result<(), String> {
-    let (client, mut conn) =
-        tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(said)?;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+async fn listen_once(live: &Live, url: &str, sessions: &SessionEnds) -> Result<(), String> {
+    let connecting = tokio_postgres::connect(url, tokio_postgres::NoTls);
+    let (client, mut conn) = tokio::time::timeout(Duration::from_secs(5), connecting)
+        .await
+        .map_err(|_| "connecting took more than 5 s".to_string())?
+        .map_err(said)?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(bool, String)>();
     // the connection's messages (notices among them) come only by polling it
     let driver = tokio::spawn(async move {
         loop {
             match std::future::poll_fn(|cx| conn.poll_message(cx)).await {
                 Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
-                    if tx.send(n.payload().to_string()).is_err() {
+                    let session = n.channel() == super::sessions::CHANNEL;
+                    if tx.send((session, n.payload().to_string())).is_err() {
                         return Ok(());
                     }
                 }
@@ -107,9 +119,16 @@ async fn listen_once(live: &Live, url: &str) -> Result<(), String> {
             }
         }
     });
-    client.batch_execute(&format!("LISTEN {CHANNEL}")).await.map_err(said)?;
+    let sessions_channel = super::sessions::CHANNEL;
+    let listen = format!("LISTEN {CHANNEL}; LISTEN {sessions_channel}");
+    client.batch_execute(&listen).await.map_err(said)?;
+    sessions.notices_up(true);
     tracing::info!(channel = CHANNEL, "cluster: listening for notices");
-    while let Some(p) = rx.recv().await {
+    while let Some((session, p)) = rx.recv().await {
+        if session {
+            sessions.notice(&p);
+            continue;
+        }
         match parse(&p) {
             Some((account_id, text)) => live.deliver(account_id, ByteString::from(text)),
             None => tracing::warn!(payload = %p, "cluster: a notice that is not one"),

@@ -108,6 +108,19 @@ pub fn token_generation(conn: &mut DbConn, id: i64) -> AppResult<Option<i64>> {
     Ok(accounts::table.find(id).select(accounts::token_generation).first(conn).optional()?)
 }
 
+/// The token generations of accounts `ids` (those that exist).
+pub fn token_generations(conn: &mut DbConn, ids: &[i64]) -> AppResult<Vec<(i64, i64)>> {
+    let mut out = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(500) {
+        let rows: Vec<(i64, i64)> = accounts::table
+            .filter(accounts::id.eq_any(chunk))
+            .select((accounts::id, accounts::token_generation))
+            .load(conn)?;
+        out.extend(rows);
+    }
+    Ok(out)
+}
+
 /// Refuse every access token issued so far: increment the generation; returns the new one.
 pub fn bump_token_generation(conn: &mut DbConn, id: i64) -> AppResult<i64> {
     diesel::update(accounts::table.find(id))

@@ -290,16 +290,30 @@ pub async fn refresh_session(
     let token = refresh_token_of(&req, &body)?
         .ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "no refresh token"))?;
     let ttl = state.config.auth.refresh_ttl_days;
-    let (account, fresh) = state
+    let used = token.clone();
+    let rotated = state
         .db
         .run(move |conn| {
-            let (account_id, fresh) = refresh::rotate(conn, &token, ttl)?;
+            let (account_id, fresh) = refresh::rotate(conn, &used, ttl)?;
             let account = repo::by_id(conn, account_id)?.ok_or_else(|| {
                 AppError::unauthorized(ErrorCode::InvalidToken, "the account no longer exists")
             })?;
             Ok((account, fresh))
         })
-        .await?;
+        .await;
+    let (account, fresh) = match rotated {
+        Err(e) if e.code() == ErrorCode::RefreshReused => {
+            // a refresh token used twice was stolen: its family is revoked, and so is every
+            // access token of the account, on every node, with its sockets
+            let owner = state.db.run(move |conn| refresh::revoke_by_token(conn, &token)).await?;
+            if let Some(a) = owner {
+                let generation = state.auth.revoke_tokens(&state.db, a).await?;
+                state.live.close_older_sessions(a, generation);
+            }
+            return Err(e);
+        }
+        other => other?,
+    };
     start_session(&state, account, None, Some(fresh), (HttpResponse::Ok(), is_https(&req))).await
 }
 
@@ -332,8 +346,8 @@ pub async fn logout(
     }
     // every access token of the account so far is refused from now on, and its sockets close
     if let Some(a) = account {
-        state.auth.revoke_tokens(&state.db, a).await?;
-        state.live.close_account(a);
+        let generation = state.auth.revoke_tokens(&state.db, a).await?;
+        state.live.close_older_sessions(a, generation);
     }
     let secure = state.config.auth.cookie_secure;
     let mut resp = HttpResponse::NoContent();
@@ -399,7 +413,7 @@ pub async fn change_password(
         })
         .await?;
     let token_generation = state.auth.revoke_tokens(&state.db, id).await?;
-    state.live.close_account(id);
+    state.live.close_older_sessions(id, token_generation);
     let account = Account { token_generation, ..account };
     start_session(&state, account, None, None, (HttpResponse::Ok(), is_https(&req))).await
 }

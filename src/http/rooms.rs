@@ -147,5 +147,5 @@ async fn open_socket(
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
     let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
     state.live.socket_available(who.account_id, ip)?;
-    socket::start(&req, body, (state.live.clone(), state.ladder.clone()), who, v.exp, ip)
+    socket::start(&req, body, (state.live.clone(), state.ladder.clone()), who, (v.exp, v.gen), ip)
 }

@@ -10,6 +10,8 @@ use tokio::sync::{mpsc, Notify};
 pub struct ClientTx {
     pub conn_id: u64,
     pub account_id: i64,
+    /// the token generation of the access token the socket was opened with
+    pub generation: i64,
     tx: mpsc::Sender<ByteString>,
     kill: Arc<Kill>,
 }
@@ -58,10 +60,10 @@ pub const OUTBOUND_QUEUE: usize = 256;
 /// the socket task.
 pub fn client_channel(
     conn_id: u64,
-    account_id: i64,
+    (account_id, generation): (i64, i64),
     capacity: usize,
 ) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Kill>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let kill = Arc::new(Kill::default());
-    (ClientTx { conn_id, account_id, tx, kill: kill.clone() }, rx, kill)
+    (ClientTx { conn_id, account_id, generation, tx, kill: kill.clone() }, rx, kill)
 }

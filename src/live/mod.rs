@@ -475,8 +475,14 @@ impl Live {
         self.inner.sessions.deliver(account_id, text)
     }
     /// Close every socket of an account (logout, password change) with [`CLOSE_SESSION_ENDED`].
-    pub fn close_account(&self, account_id: i64) {
-        self.inner.sessions.close_account(account_id, CLOSE_SESSION_ENDED)
+    /// The account's token generation is now `generation`: its sockets opened with older
+    /// tokens close (4001), on this node.
+    pub fn close_older_sessions(&self, account_id: i64, generation: i64) {
+        self.inner.sessions.close_older(account_id, generation)
+    }
+    /// Each account with a socket on this node, and the oldest token generation of its sockets.
+    pub fn socket_generations(&self) -> Vec<(i64, i64)> {
+        self.inner.sessions.oldest_generations()
     }
     pub fn is_online(&self, account_id: i64) -> bool {
         self.inner.sessions.is_online(account_id)

@@ -95,13 +95,20 @@ impl Sessions {
             }
         }
     }
-    /// Close every socket of an account with close code `code`.
-    pub fn close_account(&self, account_id: i64, code: u16) {
+    /// Close the sockets of an account opened with a token older than `generation`
+    /// ([`super::CLOSE_SESSION_ENDED`]).
+    pub fn close_older(&self, account_id: i64, generation: i64) {
         if let Some(v) = self.state().accounts.get(&account_id) {
-            for t in v {
-                t.close_with(code);
+            for t in v.iter().filter(|t| t.generation < generation) {
+                t.close_with(super::CLOSE_SESSION_ENDED);
             }
         }
+    }
+    /// Each account with a socket here, and the oldest token generation among its sockets.
+    pub fn oldest_generations(&self) -> Vec<(i64, i64)> {
+        let s = self.state();
+        let oldest = |v: &Vec<ClientTx>| v.iter().map(|t| t.generation).min();
+        s.accounts.iter().filter_map(|(a, v)| Some((*a, oldest(v)?))).collect()
     }
 
     /// The ack already sent for this (account, id), if any.

@@ -40,13 +40,13 @@ pub fn start(
     body: web::Payload,
     (live, ladder): (Live, Ladder),
     who: Who,
-    expires: u64,
+    token: (u64, i64),
     ip: IpAddr,
 ) -> Result<HttpResponse, actix_web::Error> {
     let (resp, session, stream) = actix_ws::handle(req, body)?;
     let stream =
         stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
-    actix_web::rt::spawn(run((live, ladder), Peer { who, ip }, expires, session, stream));
+    actix_web::rt::spawn(run((live, ladder), Peer { who, ip }, token, session, stream));
     Ok(resp)
 }
 
@@ -87,13 +87,14 @@ struct Conn {
 async fn run(
     (live, ladder): (Live, Ladder),
     peer: Peer,
-    expires: u64,
+    (expires, generation): (u64, i64),
     mut session: actix_ws::Session,
     mut stream: actix_ws::AggregatedMessageStream,
 ) {
     let conn_id = live.next_conn_id();
     let account_id = peer.who.account_id;
-    let (tx, mut rx, kill) = client_channel(conn_id, account_id, live.config().outbound_queue);
+    let (tx, mut rx, kill) =
+        client_channel(conn_id, (account_id, generation), live.config().outbound_queue);
     live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
     // cluster mode: present on this node before the client can queue

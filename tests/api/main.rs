@@ -13,6 +13,7 @@ mod cluster_haproxy;
 mod cluster_nodes;
 mod cluster_queue;
 mod cluster_rooms;
+mod cluster_sessions;
 mod db_group;
 mod engine;
 mod hardening;

@@ -1,0 +1,2 @@
+DROP TRIGGER accounts_session_notice ON accounts;
+DROP FUNCTION siguo_session_notice();
