@@ -75,7 +75,12 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
         Err(e) => return Err(format!("cannot compute username keys: {e:?}")),
     }
     let secret = crate::auth::load_or_create_secret(&config, &db).await?;
-    let auth = Arc::new(Auth::new(&config, &secret)?);
+    let mut auth = Auth::new(&config, &secret)?;
+    if config.cluster.enabled {
+        // every node counts the same limits (src/db/limits.rs)
+        auth.limits.share(&db);
+    }
+    let auth = Arc::new(auth);
     let mut live_config = config.live.clone();
     live_config.allowed_origins = config.server.allowed_origins.clone();
     let metrics = Arc::new(Metrics::new());
@@ -185,6 +190,13 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
                     Ok(n) if n > 0 => tracing::info!(deleted = n, "expired refresh tokens purged"),
                     Ok(_) => {}
                     Err(e) => tracing::warn!(error = ?e, "refresh token purge failed"),
+                }
+                if hk_state.config.cluster.enabled {
+                    // the longest window of a shared limit is well under a day
+                    let purged = hk_state.db.run(|c| crate::db::limits::purge(c, 86_400)).await;
+                    if let Err(e) = purged {
+                        tracing::warn!(error = ?e, "shared limit events could not be purged");
+                    }
                 }
             }
             minutes += 1;

@@ -41,7 +41,7 @@ pub struct Hasher {
 /// Lower the calling thread's priority to nice [`NICE`] (on Linux nice is per thread). Failure
 /// leaves it unchanged.
 #[allow(unsafe_code)] // the two libc calls below; there is no safe wrapper for a thread's nice
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: plain syscalls about the calling thread (its own thread id).
     let ok = unsafe {

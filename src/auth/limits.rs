@@ -8,6 +8,9 @@
 //!
 //! Client IPs are bucketed by [`ip_bucket`]: an IPv6 client by its /64 (one subscriber's
 //! network), an IPv4 client by its address.
+//!
+//! In cluster mode every count is kept in PostgreSQL instead ([`RateLimits::share`],
+//! src/db/limits.rs), so that a limit holds for the whole cluster, not per node.
 use crate::config::LimitsConfig;
 use crate::error::{AppError, AppResult};
 use governor::clock::{Clock, DefaultClock};
@@ -85,16 +88,132 @@ impl<K: Hash + Eq + Clone> FailureLimiter<K> {
     }
 }
 
+/// How a limit's key is written in the shared table.
+pub trait LimitKey {
+    fn limit_key(&self) -> String;
+}
+impl LimitKey for String {
+    fn limit_key(&self) -> String {
+        self.clone()
+    }
+}
+impl LimitKey for i64 {
+    fn limit_key(&self) -> String {
+        self.to_string()
+    }
+}
+impl LimitKey for IpAddr {
+    fn limit_key(&self) -> String {
+        self.to_string()
+    }
+}
+impl LimitKey for (String, IpAddr) {
+    fn limit_key(&self) -> String {
+        format!("{} {}", self.0, self.1)
+    }
+}
+
+/// A count of one kind kept in PostgreSQL for the whole cluster.
+#[derive(Clone)]
+struct Shared {
+    db: crate::db::Db,
+    kind: &'static str,
+    limit: u32,
+    window_ms: i64,
+}
+
+impl Shared {
+    fn wait(secs: u64) -> AppError {
+        AppError::RateLimited { retry_after_secs: secs }
+    }
+}
+
+/// At most `limit` failures per key within a window: counted here, or for the cluster.
+pub struct Failures<K> {
+    local: FailureLimiter<K>,
+    shared: Option<Shared>,
+}
+
+impl<K: Hash + Eq + Clone + LimitKey + Send + 'static> Failures<K> {
+    pub fn new(limit: u32, window_secs: u64) -> Self {
+        Failures { local: FailureLimiter::new(limit, window_secs), shared: None }
+    }
+
+    /// Count in the cluster's database from now on, as `kind`.
+    pub fn share(&mut self, db: &crate::db::Db, kind: &'static str) {
+        let (limit, window_ms) = (self.local.limit as u32, self.local.window.as_millis() as i64);
+        self.shared = Some(Shared { db: db.clone(), kind, limit, window_ms });
+    }
+
+    /// `429` while `key` has used up its failures (nothing is counted).
+    pub async fn check(&self, key: &K) -> AppResult<()> {
+        let Some(s) = self.shared.clone() else { return self.local.check(key) };
+        let key = key.limit_key();
+        let (kind, limit, window) = (s.kind, s.limit, s.window_ms);
+        let r = s.db.run(move |c| crate::db::limits::check(c, (kind, &key), limit, window)).await?;
+        r.map_err(Shared::wait)
+    }
+
+    /// Count one failure for `key`.
+    pub async fn fail(&self, key: &K) -> AppResult<()> {
+        let Some(s) = self.shared.clone() else {
+            self.local.fail(key);
+            return Ok(());
+        };
+        let key = key.limit_key();
+        s.db.run(move |c| crate::db::limits::hit(c, (s.kind, &key))).await
+    }
+
+    pub fn retain_recent(&self) {
+        self.local.retain_recent();
+    }
+}
+
+/// `count` requests per key per window (all usable at once, refilled evenly): counted here, or
+/// for the cluster (then as a sliding window of `count`).
+pub struct Rates<K: Hash + Eq + Clone> {
+    local: DefaultKeyedRateLimiter<K>,
+    shared: Option<Shared>,
+    count: u32,
+    window_secs: u64,
+}
+
+impl<K: Hash + Eq + Clone + LimitKey + Send + 'static> Rates<K> {
+    pub fn new(count: u32, window_secs: u64) -> Self {
+        let local = DefaultKeyedRateLimiter::keyed(quota(count, window_secs));
+        Rates { local, shared: None, count, window_secs }
+    }
+
+    /// Count in the cluster's database from now on, as `kind`.
+    pub fn share(&mut self, db: &crate::db::Db, kind: &'static str) {
+        let window_ms = (self.window_secs.max(1) * 1000) as i64;
+        self.shared = Some(Shared { db: db.clone(), kind, limit: self.count, window_ms });
+    }
+
+    /// Take one request for `key`, or `429` with the seconds until the next one.
+    pub async fn take(&self, key: &K) -> AppResult<()> {
+        let Some(s) = self.shared.clone() else { return check(&self.local, key) };
+        let key = key.limit_key();
+        let (kind, limit, window) = (s.kind, s.limit, s.window_ms);
+        let r = s.db.run(move |c| crate::db::limits::take(c, (kind, &key), limit, window)).await?;
+        r.map_err(Shared::wait)
+    }
+
+    pub fn retain_recent(&self) {
+        self.local.retain_recent();
+    }
+}
+
 pub struct RateLimits {
     /// failed logins per (username key, client IP bucket)
-    pub login_failures: FailureLimiter<(String, IpAddr)>,
+    pub login_failures: Failures<(String, IpAddr)>,
     /// failed logins per username key from all IPs
-    pub login_failures_total: FailureLimiter<String>,
+    pub login_failures_total: Failures<String>,
     /// wrong current passwords at password change, per account id
-    pub password_failures: FailureLimiter<i64>,
-    pub login_ip: DefaultKeyedRateLimiter<IpAddr>,
-    pub register_ip: DefaultKeyedRateLimiter<IpAddr>,
-    pub guest_ip: DefaultKeyedRateLimiter<IpAddr>,
+    pub password_failures: Failures<i64>,
+    pub login_ip: Rates<IpAddr>,
+    pub register_ip: Rates<IpAddr>,
+    pub guest_ip: Rates<IpAddr>,
 }
 
 /// `count` per `window`, all usable at once, refilled evenly over the window.
@@ -109,19 +228,23 @@ fn quota(count: u32, window_secs: u64) -> Quota {
 impl RateLimits {
     pub fn new(c: &LimitsConfig) -> RateLimits {
         RateLimits {
-            login_failures: FailureLimiter::new(c.login_per_account, c.login_window_secs),
-            login_failures_total: FailureLimiter::new(
-                c.login_per_account_total,
-                c.login_window_secs,
-            ),
-            password_failures: FailureLimiter::new(c.login_per_account, c.login_window_secs),
-            login_ip: DefaultKeyedRateLimiter::keyed(quota(c.login_per_ip, c.login_window_secs)),
-            register_ip: DefaultKeyedRateLimiter::keyed(quota(
-                c.register_per_ip,
-                c.register_window_secs,
-            )),
-            guest_ip: DefaultKeyedRateLimiter::keyed(quota(c.guest_per_ip, c.register_window_secs)),
+            login_failures: Failures::new(c.login_per_account, c.login_window_secs),
+            login_failures_total: Failures::new(c.login_per_account_total, c.login_window_secs),
+            password_failures: Failures::new(c.login_per_account, c.login_window_secs),
+            login_ip: Rates::new(c.login_per_ip, c.login_window_secs),
+            register_ip: Rates::new(c.register_per_ip, c.register_window_secs),
+            guest_ip: Rates::new(c.guest_per_ip, c.register_window_secs),
         }
+    }
+
+    /// Cluster mode: count every limit in `db`, for all nodes together.
+    pub fn share(&mut self, db: &crate::db::Db) {
+        self.login_failures.share(db, "login_failure");
+        self.login_failures_total.share(db, "login_failure_total");
+        self.password_failures.share(db, "password_failure");
+        self.login_ip.share(db, "login_ip");
+        self.register_ip.share(db, "register_ip");
+        self.guest_ip.share(db, "guest_ip");
     }
 
     /// Forget keys whose budget is full again (call now and then to bound memory).

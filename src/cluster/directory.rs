@@ -3,18 +3,22 @@
 //! written there by its [`Writer`], and a notice for an account goes to every node by `NOTIFY`.
 use super::rooms::{self, Writer};
 use super::Lease;
+use crate::db::limits;
 use crate::db::{Db, DbConn};
 use crate::error::AppResult;
-use crate::live::directory::{BoxFuture, Directory, Leases, SharedRoom};
+use crate::live::directory::{BoxFuture, Directory, HeldPlace, Leases, PlaceOp, SharedRoom};
 use crate::live::protocol::RoomSummary;
 use bytestring::ByteString;
 use std::sync::Arc;
+use tokio::sync::mpsc;
 
 /// This node of a cluster.
 pub struct ClusterDirectory {
     lease: Lease,
     db: Db,
     writer: Writer,
+    /// changes to the places this node holds (sockets, rooms), applied in order
+    places: mpsc::UnboundedSender<PlaceOp>,
 }
 
 impl ClusterDirectory {
@@ -22,7 +26,9 @@ impl ClusterDirectory {
     /// runtime, before any room is made).
     pub fn new(lease: Lease, db: Db) -> ClusterDirectory {
         let writer = Writer::spawn(db.clone(), lease.node.clone());
-        ClusterDirectory { lease, db, writer }
+        let (places, ops) = mpsc::unbounded_channel();
+        apply_places(db.clone(), lease.node.clone(), ops);
+        ClusterDirectory { lease, db, writer, places }
     }
 }
 
@@ -73,4 +79,56 @@ impl Directory for ClusterDirectory {
         super::notify::publish_later(&self.db, account_id, text.clone());
         true
     }
+    fn shared_counts(&self) -> Option<Db> {
+        Some(self.db.clone())
+    }
+    fn hold(
+        &self,
+        place: HeldPlace,
+        here: (usize, usize),
+        max: (usize, usize),
+    ) -> BoxFuture<'_, AppResult<bool>> {
+        let (node, grace) = (self.lease.node.clone(), self.lease.grace_ms as i64);
+        Box::pin(
+            self.db.run(move |c| as_row(&place, &node, |p| limits::hold(c, p, here, max, grace))),
+        )
+    }
+    fn places(&self, op: PlaceOp) {
+        let _ = self.places.send(op);
+    }
+}
+
+/// `place` of `node` as the shared table writes it.
+fn as_row<R>(place: &HeldPlace, node: &str, f: impl FnOnce(&limits::Place) -> R) -> R {
+    let ip = place.ip.map(|ip| ip.to_string());
+    f(&limits::Place {
+        kind: place.kind.as_str(),
+        node,
+        place: &place.place,
+        account_id: place.account_id,
+        ip: ip.as_deref(),
+    })
+}
+
+/// Apply the changes to this node's places in order (until the directory is dropped).
+fn apply_places(db: Db, node: String, mut ops: mpsc::UnboundedReceiver<PlaceOp>) {
+    tokio::spawn(async move {
+        while let Some(op) = ops.recv().await {
+            let n = node.clone();
+            let done = db
+                .run(move |c| match op {
+                    PlaceOp::Keep(p) => as_row(&p, &n, |p| limits::keep(c, p)),
+                    PlaceOp::Rename { kind, from, to } => {
+                        limits::rename(c, (kind.as_str(), &n), &from, &to)
+                    }
+                    PlaceOp::Release { kind, place } => {
+                        limits::release(c, (kind.as_str(), &n), &place)
+                    }
+                })
+                .await;
+            if let Err(e) = done {
+                tracing::warn!(error = %e, "cluster: a held place could not be updated");
+            }
+        }
+    });
 }

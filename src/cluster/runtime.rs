@@ -29,6 +29,12 @@ pub async fn start(
         .await
         .map_err(|e| format!("cannot register cluster node {node}: {e}"))?;
     super::rooms::start(live, &lease, config).await?;
+    // what an earlier run of this node (or a dead node) left held
+    let (n, grace) = (node.clone(), lease.grace_ms as i64);
+    live.db()
+        .run(move |c| crate::db::limits::forget_node(c, &n, grace))
+        .await
+        .map_err(|e| format!("cannot forget old places: {e}"))?;
     let kept =
         take_back_own(live, &lease).await.map_err(|e| format!("cannot restore games: {e}"))?;
     let claimed = claim_orphans(live, &lease).await;

@@ -6,6 +6,7 @@
 //! Migrations for both backends are embedded in the binary ([`Db::migrate`]).
 pub mod accounts;
 pub mod group;
+pub mod limits;
 pub mod schema;
 
 use crate::error::{AppError, AppResult};

@@ -4,7 +4,7 @@
 //! carries the access token (for Bearer clients) but never the refresh token: that one lives only
 //! in its HttpOnly cookie, out of reach of scripts, and refresh and logout read it only there.
 use crate::app::AppState;
-use crate::auth::{self, limits, password, refresh, AccountOnly, Identity};
+use crate::auth::{self, password, refresh, AccountOnly, Identity};
 use crate::db::accounts::{self as repo, Account};
 use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
@@ -159,10 +159,8 @@ pub async fn register(
     let Credentials { username, password } = body.into_inner();
     let key = password::check_username(&username)?;
     password::check_password(&password, &username)?;
-    limits::check(
-        &state.auth.limits.register_ip,
-        &client_bucket(&req, state.config.server.trust_proxy),
-    )?;
+    let ip = client_bucket(&req, state.config.server.trust_proxy);
+    state.auth.limits.register_ip.take(&ip).await?;
     let (taken, alike) = {
         let (key, name) = (key.clone(), username.clone());
         state
@@ -214,20 +212,20 @@ pub async fn login(
     let Credentials { username, password } = body.into_inner();
     let limits = &state.auth.limits;
     let ip = client_bucket(&req, state.config.server.trust_proxy);
-    limits::check(&limits.login_ip, &ip)?;
+    limits.login_ip.take(&ip).await?;
     let key: String =
         password::username_key(&username).chars().take(password::USERNAME_MAX + 1).collect();
     let pair = (key.clone(), ip);
-    limits.login_failures.check(&pair)?;
-    limits.login_failures_total.check(&key)?;
+    limits.login_failures.check(&pair).await?;
+    limits.login_failures_total.check(&key).await?;
     // only failures count against the account
-    let bad = || {
-        limits.login_failures.fail(&pair);
-        limits.login_failures_total.fail(&key);
-        AppError::unauthorized(ErrorCode::InvalidCredentials, "wrong username or password")
+    let bad = || async {
+        limits.login_failures.fail(&pair).await?;
+        limits.login_failures_total.fail(&key).await?;
+        Err(AppError::unauthorized(ErrorCode::InvalidCredentials, "wrong username or password"))
     };
     if password.chars().count() > password::PASSWORD_MAX {
-        return Err(bad());
+        return bad().await;
     }
     let account = {
         let key = key.clone();
@@ -239,7 +237,7 @@ pub async fn login(
         Some(a) if ok && !a.is_guest => {
             start_session(&state, a, None, None, (HttpResponse::Ok(), is_https(&req))).await
         }
-        _ => Err(bad()),
+        _ => bad().await,
     }
 }
 
@@ -249,10 +247,8 @@ pub async fn login(
     (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/guest")]
 pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
-    limits::check(
-        &state.auth.limits.guest_ip,
-        &client_bucket(&req, state.config.server.trust_proxy),
-    )?;
+    let ip = client_bucket(&req, state.config.server.trust_proxy);
+    state.auth.limits.guest_ip.take(&ip).await?;
     let account = state
         .db
         .run(|conn| {
@@ -391,9 +387,9 @@ pub async fn change_password(
             AppError::unauthorized(ErrorCode::InvalidToken, "the account no longer exists")
         })?;
     let failures = &state.auth.limits.password_failures;
-    failures.check(&account.id)?;
+    failures.check(&account.id).await?;
     if !state.auth.verify_password(current_password, account.password_hash.clone()).await? {
-        failures.fail(&account.id);
+        failures.fail(&account.id).await?;
         return Err(AppError::unauthorized(
             ErrorCode::InvalidCredentials,
             "the current password is wrong",

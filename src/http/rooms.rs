@@ -61,16 +61,18 @@ pub async fn room_node(
 #[post("/api/rooms")]
 pub async fn create_room(
     state: web::Data<AppState>,
+    req: HttpRequest,
     who: Identity,
     body: web::Json<CreateRoom>,
 ) -> AppResult<HttpResponse> {
     let b = body.into_inner();
+    let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
     let variant = b.variant.unwrap_or_default();
     let options = crate::live::options_from_json(variant, b.options)
         .map_err(|e| AppError::bad_request(e.code, e.message))?;
     let who = Who { account_id: who.account_id, name: who.name, guest: who.guest };
     let (room, invite) =
-        state.live.create_room(&who, b.public.unwrap_or(true), variant, options)?;
+        state.live.create_room((&who, ip), b.public.unwrap_or(true), variant, options).await?;
     Ok(HttpResponse::Created().json(CreatedRoom { room, invite }))
 }
 
@@ -146,6 +148,7 @@ async fn open_socket(
     let id = v.identity;
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
     let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
-    state.live.socket_available(who.account_id, ip)?;
-    socket::start(&req, body, (state.live.clone(), state.ladder.clone()), who, (v.exp, v.gen), ip)
+    let conn_id = state.live.socket_place(who.account_id, ip).await?;
+    let token = (v.exp, v.gen);
+    socket::start(&req, body, (state.live.clone(), state.ladder.clone()), (who, conn_id), token, ip)
 }

@@ -33,6 +33,8 @@ pub struct LiveConfig {
     /// Rooms an account may have open at once: waiting rooms it created and practice games
     /// (beyond: `too_many_rooms`), until they finish.
     pub max_rooms_per_account: usize,
+    /// rooms and practice games made from one client address (IPv6 by /64) at once
+    pub max_rooms_per_ip: usize,
     /// Open WebSockets per account and per client IP (beyond: HTTP 429 `too_many_sockets`).
     pub max_sockets_per_account: usize,
     pub max_sockets_per_ip: usize,
@@ -58,6 +60,7 @@ impl Default for LiveConfig {
             invite_failure_window_secs: 600,
             max_spectators: 50,
             max_rooms_per_account: 3,
+            max_rooms_per_ip: 12,
             max_sockets_per_account: 8,
             max_sockets_per_ip: 64,
             bot_threads: 0,

@@ -12,6 +12,8 @@ pub struct ClientTx {
     pub account_id: i64,
     /// the token generation of the access token the socket was opened with
     pub generation: i64,
+    /// the client's address (bucketed, as limits count it)
+    pub ip: std::net::IpAddr,
     tx: mpsc::Sender<ByteString>,
     kill: Arc<Kill>,
 }
@@ -60,10 +62,10 @@ pub const OUTBOUND_QUEUE: usize = 256;
 /// the socket task.
 pub fn client_channel(
     conn_id: u64,
-    (account_id, generation): (i64, i64),
+    (account_id, generation, ip): (i64, i64, std::net::IpAddr),
     capacity: usize,
 ) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Kill>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let kill = Arc::new(Kill::default());
-    (ClientTx { conn_id, account_id, generation, tx, kill: kill.clone() }, rx, kill)
+    (ClientTx { conn_id, account_id, generation, ip, tx, kill: kill.clone() }, rx, kill)
 }

@@ -5,14 +5,15 @@ use super::{parse_options, room, store, GameKind, Live, SeatOccupant, Who};
 use crate::error::{AppError, AppResult};
 use siguo_bots::Level;
 use siguo_rules::{BySeat, OptionChanges, Options, Seat, Variant};
+use std::net::IpAddr;
 
 impl Live {
     // ---- creating rooms and games ----
 
     /// Open a casual room of `variant` hosted by `host` (not seated).
-    pub fn create_room(
+    pub async fn create_room(
         &self,
-        host: &Who,
+        (host, ip): (&Who, IpAddr),
         public: bool,
         variant: Variant,
         options: Options,
@@ -21,8 +22,8 @@ impl Live {
             .validate()
             .map_err(|e| AppError::bad_request(ErrorCode::InvalidOptions, e.to_string()))?;
         self.check_clocks(variant, public, &options)?;
-        self.room_available(host.account_id)?;
-        room::spawn_waiting(self, host, public, variant, options)
+        let reserved = self.reserve_room(host.account_id, ip).await?;
+        room::spawn_waiting(self, host, (public, variant, options), reserved)
     }
 
     /// Hidden Front (hidden-front.md §6): a public room plays the standard clocks; a private
@@ -88,7 +89,7 @@ impl Live {
     /// other seat (Hidden Front: one). Returns the game id and its room id.
     pub async fn start_practice(
         &self,
-        who: &Who,
+        (who, ip): (&Who, IpAddr),
         variant: Variant,
         options: Option<OptionChanges>,
         level: Option<Level>,
@@ -102,7 +103,7 @@ impl Live {
             return Err(ProtoError::new(ErrorCode::BadSeat, m));
         }
         // held before the game row is written; the room takes the place when it is made
-        let reserved = self.reserve_room(who.account_id)?;
+        let reserved = self.reserve_room(who.account_id, ip).await?;
         let level = level.unwrap_or(Level::Standard);
         let person = SeatOccupant::Account {
             account_id: who.account_id,

@@ -40,6 +40,20 @@ pub trait Directory: Send + Sync {
     /// Send a notice to every socket of an account, on every node; `false` when this node's
     /// sockets are all there is (the caller delivers it).
     fn publish(&self, account_id: i64, text: &ByteString) -> bool;
+    /// Where per-account and per-address limits are counted for every node together (`None`:
+    /// this node counts alone, in memory).
+    fn shared_counts(&self) -> Option<crate::db::Db>;
+    /// Hold `place` if its account (and address) hold fewer than `max` places of its kind on
+    /// every node together: `here` on this node (the caller's count), the others' from the
+    /// shared records (cluster).
+    fn hold(
+        &self,
+        place: HeldPlace,
+        here: (usize, usize),
+        max: (usize, usize),
+    ) -> BoxFuture<'_, AppResult<bool>>;
+    /// A change to what this node holds, applied in order (nothing on a single node).
+    fn places(&self, op: PlaceOp);
 }
 
 /// One server: every room and game is here, and so is every socket.
@@ -69,6 +83,62 @@ impl Directory for SingleNode {
     fn publish(&self, _account_id: i64, _text: &ByteString) -> bool {
         false
     }
+    fn shared_counts(&self) -> Option<crate::db::Db> {
+        None
+    }
+    fn hold(
+        &self,
+        place: HeldPlace,
+        here: (usize, usize),
+        max: (usize, usize),
+    ) -> BoxFuture<'_, AppResult<bool>> {
+        let fits = here.0 < max.0 && (place.ip.is_none() || here.1 < max.1);
+        Box::pin(async move { Ok(fits) })
+    }
+    fn places(&self, _op: PlaceOp) {}
+}
+
+/// What a node holds for an account (and a client address), counted against its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceKind {
+    /// an open WebSocket (`live.max_sockets_per_account`, `live.max_sockets_per_ip`)
+    Socket,
+    /// a waiting room or a practice game (`live.max_rooms_per_account`)
+    Room,
+}
+
+impl PlaceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlaceKind::Socket => "socket",
+            PlaceKind::Room => "room",
+        }
+    }
+}
+
+/// One place held: its kind, its name (a connection id, a room id), whose it is.
+#[derive(Clone, Debug)]
+pub struct HeldPlace {
+    pub kind: PlaceKind,
+    pub place: String,
+    pub account_id: i64,
+    pub ip: Option<std::net::IpAddr>,
+}
+
+/// A change to the places a node holds.
+#[derive(Clone, Debug)]
+pub enum PlaceOp {
+    /// held whatever the count (a game restored here)
+    Keep(HeldPlace),
+    Rename {
+        kind: PlaceKind,
+        from: String,
+        to: String,
+    },
+    Release {
+        kind: PlaceKind,
+        place: String,
+    },
 }
 
 /// The lease of a node's games (cluster mode), as a write sees it.

@@ -6,6 +6,7 @@
 //! task; the room task applies them with the rules engine, commits the change to the database
 //! ([`store`]) and only then sends each receiver its own redacted view. Bots are seat drivers that
 //! go through the same command channel. At start-up [`Live::restore`] reloads unfinished games.
+pub mod bots;
 mod config;
 mod conn;
 mod create;
@@ -22,11 +23,11 @@ pub use config::LiveConfig;
 pub use conn::{client_channel, ClientTx, Kill, CLOSE_MOVED, CLOSE_SESSION_ENDED, OUTBOUND_QUEUE};
 pub use directory::LOCAL_NODE;
 
-use crate::auth::limits::FailureLimiter;
+use crate::auth::limits::Failures;
 use crate::db::Db;
 use crate::error::AppResult;
 use bytestring::ByteString;
-use directory::Directory;
+use directory::{Directory, HeldPlace, PlaceKind, PlaceOp};
 use protocol::{Ack, ClientId, ErrorCode, MovedTo, ProtoError, RoomSummary, SeatedRoom, ServerMsg};
 use registry::Registry;
 use serde::{Deserialize, Serialize};
@@ -110,9 +111,9 @@ pub(crate) struct Inner {
     /// this node's sockets, under one lock
     sessions: Sessions,
     /// failed invite look-ups per account and per client IP (bucketed)
-    invite_failures: (FailureLimiter<i64>, FailureLimiter<IpAddr>),
-    /// permits for bots thinking at once
-    bot_thinkers: Arc<tokio::sync::Semaphore>,
+    invite_failures: (Failures<i64>, Failures<IpAddr>),
+    /// the bot threads, shared fairly between clients (bots.rs)
+    bots: bots::BotPool,
     /// held while a game is restored, so that a join and the heartbeat never restore it twice
     restoring: tokio::sync::Mutex<()>,
     next_conn: AtomicU64,
@@ -137,7 +138,7 @@ pub(crate) struct RoomReservation {
 impl Drop for RoomReservation {
     fn drop(&mut self) {
         // after replace_room the key is gone already and this removes nothing
-        self.live.inner.registry.release_room(self.account_id, &self.key);
+        self.live.release_room(self.account_id, &self.key);
     }
 }
 
@@ -166,10 +167,14 @@ impl Live {
     ) -> Live {
         let (shutdown, _) = watch::channel(false);
         let window = config.invite_failure_window_secs;
-        let invite_failures = (
-            FailureLimiter::new(config.invite_failures_per_account, window),
-            FailureLimiter::new(config.invite_failures_per_ip, window),
+        let mut invite_failures = (
+            Failures::new(config.invite_failures_per_account, window),
+            Failures::new(config.invite_failures_per_ip, window),
         );
+        if let Some(db) = directory.shared_counts() {
+            invite_failures.0.share(&db, "invite_failure_account");
+            invite_failures.1.share(&db, "invite_failure_ip");
+        }
         let thinkers = match config.bot_threads {
             0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             n => n,
@@ -178,10 +183,10 @@ impl Live {
             inner: Arc::new(Inner {
                 db,
                 directory,
-                registry: Registry::new(config.max_rooms_per_account),
-                sessions: Sessions::new(config.max_sockets_per_account, config.max_sockets_per_ip),
+                registry: Registry::new((config.max_rooms_per_account, config.max_rooms_per_ip)),
+                sessions: Sessions::new(),
                 invite_failures,
-                bot_thinkers: Arc::new(tokio::sync::Semaphore::new(thinkers)),
+                bots: bots::BotPool::start(thinkers),
                 restoring: tokio::sync::Mutex::new(()),
                 next_conn: AtomicU64::new(1),
                 config,
@@ -296,6 +301,7 @@ impl Live {
     pub fn shutdown(&self) {
         let _ = self.inner.shutdown.send(true);
         self.inner.registry.clear_rooms();
+        self.inner.bots.stop();
     }
 
     /// After [`Live::shutdown`]: wait (at most `limit`) until every room task has ended, so that
@@ -341,36 +347,59 @@ impl Live {
         self.count_games(self.inner.registry.unregister(id, invite, game));
         self.directory().unshare_room(id);
     }
-    /// Count room `id` against `account_id`'s rooms, or `too_many_rooms`.
+    /// Count room `id` against `account_id`'s rooms, or `too_many_rooms` (this node's count:
+    /// a practice game started without a reservation).
     pub(crate) fn claim_room(&self, account_id: i64, id: &str) -> AppResult<()> {
-        self.inner.registry.claim_room(account_id, id)
+        self.inner.registry.claim_room(account_id, None, id)?;
+        let place = HeldPlace { kind: PlaceKind::Room, place: id.into(), account_id, ip: None };
+        self.directory().places(PlaceOp::Keep(place));
+        Ok(())
     }
     /// Count room `id` against `account_id`'s rooms whatever their number (restored games).
     pub(crate) fn count_room(&self, account_id: i64, id: &str) {
-        self.inner.registry.count_room(account_id, id)
+        self.inner.registry.count_room(account_id, id);
+        let place = HeldPlace { kind: PlaceKind::Room, place: id.into(), account_id, ip: None };
+        self.directory().places(PlaceOp::Keep(place));
     }
-    /// Hold one of `account_id`'s rooms before the game is written, so that concurrent
-    /// requests cannot pass the check together; the held place becomes the room's
-    /// ([`Live::replace_room`]) or is given back when the reservation is dropped.
-    pub(crate) fn reserve_room(&self, account_id: i64) -> AppResult<RoomReservation> {
+    /// Hold one of `account_id`'s rooms before the room or game is made, so that concurrent
+    /// requests — here, or on other nodes — cannot pass the check together; the held place
+    /// becomes the room's ([`Live::replace_room`]) or is given back when the reservation is
+    /// dropped.
+    pub(crate) async fn reserve_room(
+        &self,
+        account_id: i64,
+        ip: IpAddr,
+    ) -> AppResult<RoomReservation> {
         let key = format!("reserved-{}", uuid::Uuid::new_v4());
-        self.inner.registry.claim_room(account_id, &key)?;
-        Ok(RoomReservation { live: self.clone(), account_id, key })
+        self.inner.registry.claim_room(account_id, Some(ip), &key)?;
+        let reserved = RoomReservation { live: self.clone(), account_id, key: key.clone() };
+        let (mine, from_ip) = self.inner.registry.rooms_held(account_id, Some(ip));
+        let here = (mine.saturating_sub(1), from_ip.saturating_sub(1));
+        let c = &self.inner.config;
+        let max = (c.max_rooms_per_account, c.max_rooms_per_ip);
+        let place = HeldPlace { kind: PlaceKind::Room, place: key, account_id, ip: Some(ip) };
+        if !self.directory().hold(place, here, max).await? {
+            return Err(match here.0 + 1 >= max.0 {
+                true => registry::too_many_rooms(max.0),
+                false => registry::too_many_rooms_from_address(max.1),
+            });
+        }
+        Ok(reserved)
     }
     /// The reserved place now counts as room `id`.
     pub(crate) fn replace_room(&self, r: RoomReservation, id: &str) {
         self.inner.registry.rename_room(r.account_id, &r.key, id);
+        let (from, to) = (r.key.clone(), id.to_string());
+        self.directory().places(PlaceOp::Rename { kind: PlaceKind::Room, from, to });
     }
     /// Room `id` no longer counts against its owner (finished or closed).
     pub(crate) fn release_room(&self, account_id: i64, id: &str) {
-        self.inner.registry.release_room(account_id, id)
+        self.inner.registry.release_room(account_id, id);
+        let place = id.to_string();
+        self.directory().places(PlaceOp::Release { kind: PlaceKind::Room, place });
     }
-    /// Does `account_id` have room for one more room?
-    pub(crate) fn room_available(&self, account_id: i64) -> AppResult<()> {
-        self.inner.registry.room_available(account_id)
-    }
-    pub(crate) fn bot_thinkers(&self) -> Arc<tokio::sync::Semaphore> {
-        self.inner.bot_thinkers.clone()
+    pub(crate) fn bots(&self) -> &bots::BotPool {
+        &self.inner.bots
     }
     pub fn room(&self, id: &str) -> Option<room::RoomHandle> {
         self.inner.registry.room(id)
@@ -391,8 +420,8 @@ impl Live {
         let limited = |_| {
             ProtoError::new(ErrorCode::RateLimited, "too many wrong invite codes; wait a while")
         };
-        per_account.check(&account_id).map_err(limited)?;
-        per_ip.check(&ip).map_err(limited)?;
+        per_account.check(&account_id).await.map_err(limited)?;
+        per_ip.check(&ip).await.map_err(limited)?;
         if let Some(room) = self.room_by_invite(invite) {
             return Ok(room);
         }
@@ -401,8 +430,8 @@ impl Live {
                 return Err(ProtoError::moved(MovedTo::new(&node, Some(room), None)));
             }
         }
-        per_account.fail(&account_id);
-        per_ip.fail(&ip);
+        per_account.fail(&account_id).await?;
+        per_ip.fail(&ip).await?;
         Err(ProtoError::new(ErrorCode::NotFound, "no room with that invite code"))
     }
     /// Forget old failure counts (housekeeping).
@@ -442,8 +471,29 @@ impl Live {
     // ---- accounts' sockets (sessions.rs) ----
 
     /// Room for one more socket of `account_id` from `ip`? (`too_many_sockets` otherwise.)
-    pub fn socket_available(&self, account_id: i64, ip: IpAddr) -> AppResult<()> {
-        self.inner.sessions.socket_available(account_id, ip)
+    /// A place for one more socket of `account_id` from `ip` — on this node, and on every node
+    /// together (cluster) — or `too_many_sockets`; returns the socket's connection id. Give it
+    /// back with [`Live::socket_closed`].
+    pub async fn socket_place(&self, account_id: i64, ip: IpAddr) -> AppResult<u64> {
+        let here = self.inner.sessions.counts(account_id, ip);
+        let conn_id = self.next_conn_id();
+        let c = &self.inner.config;
+        let max = (c.max_sockets_per_account, c.max_sockets_per_ip);
+        let place = HeldPlace {
+            kind: PlaceKind::Socket,
+            place: conn_id.to_string(),
+            account_id,
+            ip: Some(ip),
+        };
+        if !self.directory().hold(place, here, max).await? {
+            return Err(sessions::too_many_sockets());
+        }
+        Ok(conn_id)
+    }
+    /// Socket `conn_id` (of [`Live::socket_place`]) closed.
+    pub(crate) fn socket_closed(&self, conn_id: u64) {
+        let place = conn_id.to_string();
+        self.directory().places(PlaceOp::Release { kind: PlaceKind::Socket, place });
     }
     pub(crate) fn add_socket(&self, tx: ClientTx, ip: IpAddr) {
         self.inner.sessions.add_socket(tx, ip)

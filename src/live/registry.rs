@@ -7,6 +7,7 @@ use super::Seated;
 use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::Mutex;
 
 #[derive(Default)]
@@ -19,17 +20,20 @@ struct State {
     seated: HashMap<String, Seated>,
     /// account → the rooms it holds (waiting rooms it created, practice games), for the cap
     owned: HashMap<i64, HashSet<String>>,
+    /// client address → the rooms made from it, and each such room's address
+    owned_ip: (HashMap<IpAddr, HashSet<String>>, HashMap<String, IpAddr>),
 }
 
 /// The room registry of this node.
 pub(crate) struct Registry {
     state: Mutex<State>,
-    /// rooms an account may hold at once (`live.max_rooms_per_account`)
-    max_rooms: usize,
+    /// rooms an account, and a client address, may hold at once (`live.max_rooms_per_account`,
+    /// `live.max_rooms_per_ip`)
+    max_rooms: (usize, usize),
 }
 
 impl Registry {
-    pub fn new(max_rooms: usize) -> Registry {
+    pub fn new(max_rooms: (usize, usize)) -> Registry {
         Registry { state: Mutex::default(), max_rooms }
     }
 
@@ -133,12 +137,19 @@ impl Registry {
 
     // ---- the rooms an account holds (live.max_rooms_per_account) ----
 
-    /// Count room `id` against `account_id`'s rooms, or `too_many_rooms`.
-    pub fn claim_room(&self, account_id: i64, id: &str) -> AppResult<()> {
+    /// Count room `id` against `account_id`'s rooms (and those made from `ip`), or
+    /// `too_many_rooms`.
+    pub fn claim_room(&self, account_id: i64, ip: Option<IpAddr>, id: &str) -> AppResult<()> {
         let mut s = self.state();
-        let mine = s.owned.entry(account_id).or_default();
-        rooms_left(self.max_rooms, mine.len())?;
-        mine.insert(id.to_string());
+        rooms_left(self.max_rooms.0, s.owned.get(&account_id).map_or(0, |m| m.len()))?;
+        if let Some(ip) = ip {
+            if s.owned_ip.0.get(&ip).map_or(0, |m| m.len()) >= self.max_rooms.1 {
+                return Err(too_many_rooms_from_address(self.max_rooms.1));
+            }
+            s.owned_ip.0.entry(ip).or_default().insert(id.to_string());
+            s.owned_ip.1.insert(id.to_string(), ip);
+        }
+        s.owned.entry(account_id).or_default().insert(id.to_string());
         Ok(())
     }
     /// Count room `id` against `account_id`'s rooms whatever their number (a game restored
@@ -152,6 +163,12 @@ impl Registry {
         let mine = s.owned.entry(account_id).or_default();
         mine.remove(key);
         mine.insert(id.to_string());
+        if let Some(ip) = s.owned_ip.1.remove(key) {
+            s.owned_ip.1.insert(id.to_string(), ip);
+            let from_ip = s.owned_ip.0.entry(ip).or_default();
+            from_ip.remove(key);
+            from_ip.insert(id.to_string());
+        }
     }
     /// Room `id` no longer counts against its owner (finished or closed).
     pub fn release_room(&self, account_id: i64, id: &str) {
@@ -162,21 +179,43 @@ impl Registry {
                 s.owned.remove(&account_id);
             }
         }
+        if let Some(ip) = s.owned_ip.1.remove(id) {
+            if let Some(m) = s.owned_ip.0.get_mut(&ip) {
+                m.remove(id);
+                if m.is_empty() {
+                    s.owned_ip.0.remove(&ip);
+                }
+            }
+        }
     }
-    /// Does `account_id` have room for one more room?
-    pub fn room_available(&self, account_id: i64) -> AppResult<()> {
-        let n = self.state().owned.get(&account_id).map_or(0, |m| m.len());
-        rooms_left(self.max_rooms, n)
+    /// How many rooms `account_id` holds here, and how many were made here from `ip`.
+    pub fn rooms_held(&self, account_id: i64, ip: Option<IpAddr>) -> (usize, usize) {
+        let s = self.state();
+        let from_ip = ip.and_then(|ip| s.owned_ip.0.get(&ip)).map_or(0, |m| m.len());
+        (s.owned.get(&account_id).map_or(0, |m| m.len()), from_ip)
     }
 }
 
 /// `too_many_rooms` when `n` rooms of `max` are already open.
 fn rooms_left(max: usize, n: usize) -> AppResult<()> {
     if n >= max {
-        return Err(AppError::conflict(
-            ErrorCode::TooManyRooms,
-            format!("you already have {max} rooms or practice games open"),
-        ));
+        return Err(too_many_rooms(max));
     }
     Ok(())
+}
+
+/// `too_many_rooms`: `max` rooms or practice games made from this client address are open.
+pub(crate) fn too_many_rooms_from_address(max: usize) -> AppError {
+    AppError::conflict(
+        ErrorCode::TooManyRooms,
+        format!("{max} rooms or practice games made from your address are open already"),
+    )
+}
+
+/// `too_many_rooms`: `max` rooms or practice games are open already.
+pub(crate) fn too_many_rooms(max: usize) -> AppError {
+    AppError::conflict(
+        ErrorCode::TooManyRooms,
+        format!("you already have {max} rooms or practice games open"),
+    )
 }

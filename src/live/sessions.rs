@@ -2,8 +2,8 @@
 //! address, and the action ids each account used recently (idempotency), under one lock.
 use super::conn::ClientTx;
 use super::protocol::{Ack, ClientId};
+use crate::error::AppError;
 use crate::error::ErrorCode;
-use crate::error::{AppError, AppResult};
 use bytestring::ByteString;
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -27,16 +27,22 @@ struct State {
     recent: HashMap<i64, RecentIds>,
 }
 
+/// `too_many_sockets`: the account or the client address has as many sockets as allowed.
+pub(crate) fn too_many_sockets() -> AppError {
+    AppError::TooMany {
+        code: ErrorCode::TooManySockets,
+        message: "too many open connections; close some tabs".into(),
+    }
+}
+
 /// The sessions of this node.
 pub(crate) struct Sessions {
     state: Mutex<State>,
-    max_per_account: usize,
-    max_per_ip: usize,
 }
 
 impl Sessions {
-    pub fn new(max_per_account: usize, max_per_ip: usize) -> Sessions {
-        Sessions { state: Mutex::default(), max_per_account, max_per_ip }
+    pub fn new() -> Sessions {
+        Sessions { state: Mutex::default() }
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -44,18 +50,11 @@ impl Sessions {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Room for one more socket of `account_id` from `ip`? (`too_many_sockets` otherwise.)
-    pub fn socket_available(&self, account_id: i64, ip: IpAddr) -> AppResult<()> {
+    /// The sockets open here of `account_id`, and from `ip`.
+    pub fn counts(&self, account_id: i64, ip: IpAddr) -> (usize, usize) {
         let s = self.state();
         let mine = s.accounts.get(&account_id).map_or(0, |v| v.len());
-        let from_ip = s.ips.get(&ip).copied().unwrap_or(0);
-        if mine >= self.max_per_account || from_ip >= self.max_per_ip {
-            return Err(AppError::TooMany {
-                code: ErrorCode::TooManySockets,
-                message: "too many open connections; close some tabs".into(),
-            });
-        }
-        Ok(())
+        (mine, s.ips.get(&ip).copied().unwrap_or(0))
     }
     pub fn add_socket(&self, tx: ClientTx, ip: IpAddr) {
         let mut s = self.state();

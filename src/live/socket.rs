@@ -39,14 +39,21 @@ pub fn start(
     req: &HttpRequest,
     body: web::Payload,
     (live, ladder): (Live, Ladder),
-    who: Who,
+    (who, conn_id): (Who, u64),
     token: (u64, i64),
     ip: IpAddr,
 ) -> Result<HttpResponse, actix_web::Error> {
-    let (resp, session, stream) = actix_ws::handle(req, body)?;
+    let (resp, session, stream) = match actix_ws::handle(req, body) {
+        Ok(x) => x,
+        Err(e) => {
+            live.socket_closed(conn_id);
+            return Err(e);
+        }
+    };
     let stream =
         stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
-    actix_web::rt::spawn(run((live, ladder), Peer { who, ip }, token, session, stream));
+    let peer = Peer { who, ip, conn_id };
+    actix_web::rt::spawn(run((live, ladder), peer, token, session, stream));
     Ok(resp)
 }
 
@@ -63,6 +70,8 @@ fn until(exp: u64) -> Duration {
 struct Peer {
     who: Who,
     ip: IpAddr,
+    /// the connection id its place was taken with ([`Live::socket_place`])
+    conn_id: u64,
 }
 
 /// What the session loop does after a frame.
@@ -91,10 +100,10 @@ async fn run(
     mut session: actix_ws::Session,
     mut stream: actix_ws::AggregatedMessageStream,
 ) {
-    let conn_id = live.next_conn_id();
+    let conn_id = peer.conn_id;
     let account_id = peer.who.account_id;
     let (tx, mut rx, kill) =
-        client_channel(conn_id, (account_id, generation), live.config().outbound_queue);
+        client_channel(conn_id, (account_id, generation, peer.ip), live.config().outbound_queue);
     live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
     // cluster mode: present on this node before the client can queue
@@ -178,6 +187,7 @@ impl Conn {
     async fn gone(self) {
         self.live.remove_socket(self.peer.who.account_id, self.conn_id);
         self.live.remove_ip(self.peer.ip);
+        self.live.socket_closed(self.conn_id);
         self.live.socket_gauge(-1);
         for r in self.joined {
             if let Some(h) = self.live.room(&r) {
@@ -313,7 +323,8 @@ impl Conn {
             return Ok(());
         }
         let options = super::parse_options(variant, options)?;
-        let (room, invite) = self.live.create_room(&self.peer.who, public, variant, options)?;
+        let (room, invite) =
+            self.live.create_room((&self.peer.who, self.peer.ip), public, variant, options).await?;
         self.acknowledge(id, AckBody::Created { room: room.clone(), invite });
         // the creator joins its room at once
         self.join(&None, &room, (None, false)).await
@@ -331,7 +342,8 @@ impl Conn {
             return Ok(());
         }
         let who = &self.peer.who;
-        let (game, room) = self.live.start_practice(who, variant, options, level, seat).await?;
+        let at = (who, self.peer.ip);
+        let (game, room) = self.live.start_practice(at, variant, options, level, seat).await?;
         self.acknowledge(id, AckBody::Practice { room: room.clone(), game });
         self.join(&None, &room, (None, false)).await
     }

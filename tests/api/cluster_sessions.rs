@@ -33,11 +33,7 @@ async fn three_nodes(db_url: &str, n2_env: &[(&str, &str)]) -> ([Node; 3], Hapro
 /// A socket on node `n` with `token`, or the HTTP status its upgrade was refused with.
 async fn socket(n: &Node, who: &Who, token: &str) -> Result<Client, u16> {
     let url = format!("ws://{}/ws/n/{}?token={token}", n.addr, n.id);
-    match tokio_tungstenite::connect_async(url.as_str()).await {
-        Ok(_) => Ok(Client::connect_url(url, &(who.0.clone(), who.1, token.to_string())).await),
-        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
-        Err(e) => panic!("connect to {}: {e}", n.id),
-    }
+    Client::try_connect_url(url, &(who.0.clone(), who.1, token.to_string())).await
 }
 
 /// `GET /api/auth/me` on node `n` with `token`: (status, error code or the username).

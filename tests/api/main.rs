@@ -10,6 +10,7 @@ mod accounts_rules;
 mod accounts_tokens;
 mod cluster;
 mod cluster_haproxy;
+mod cluster_limits;
 mod cluster_nodes;
 mod cluster_queue;
 mod cluster_rooms;

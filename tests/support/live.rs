@@ -62,7 +62,19 @@ impl Client {
 
     /// Connect to any server at `url` (e.g. one node of a cluster) with `who`'s token in it.
     pub async fn connect_url(url: String, who: &(String, i64, String)) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("websocket connect");
+        match Client::try_connect_url(url, who).await {
+            Ok(c) => c,
+            Err(status) => panic!("websocket connect: refused with HTTP {status}"),
+        }
+    }
+
+    /// As [`Client::connect_url`], or the HTTP status the upgrade was refused with.
+    pub async fn try_connect_url(url: String, who: &(String, i64, String)) -> Result<Client, u16> {
+        let ws = match tokio_tungstenite::connect_async(url).await {
+            Ok((ws, _)) => ws,
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => return Err(r.status().as_u16()),
+            Err(e) => panic!("websocket connect: {e}"),
+        };
         let (ws, mut read) = ws.split();
         let (tx, incoming) = tokio::sync::mpsc::unbounded_channel();
         // a reader task, so pings are answered even while the test waits on another client
@@ -103,7 +115,7 @@ impl Client {
         };
         let hello = c.next_of("hello").await;
         assert_eq!(hello["account"]["id"].as_i64(), Some(who.1));
-        c
+        Ok(c)
     }
 
     pub async fn new(app: &TestApp, prefix: &str) -> Client {

@@ -295,10 +295,52 @@ impl Room {
                 return;
             }
         }
+        if let Some(seats) = self.bots_left_alone() {
+            // nobody plays against the bots any more: they give up for their people's team
+            let give_up = seats.into_iter().map(|seat| Action::Surrender { seat }).collect();
+            if let Err(e) = self.commit(give_up).await {
+                tracing::error!(room = %self.id, error = ?e, "bots giving up");
+                self.retry_at = Some(now_ms() + 1000);
+            }
+            return;
+        }
         self.let_bot_think();
     }
 
-    /// If a bot is to move, think on a blocking thread and answer with [`Cmd::BotDone`].
+    /// A four-player game with bots whose people are all out (surrendered, or eliminated after
+    /// leaving): the bots still playing on the team of the first of them, who now give up.
+    /// (Hidden Front ends when its person surrenders or escapes.)
+    fn bots_left_alone(&self) -> Option<Vec<Seat>> {
+        let Phase::Battle(b) = &self.phase else { return None };
+        b.game.turn()?;
+        let people: Vec<Seat> =
+            self.seats().iter().copied().filter(|s| self.phase.account_at(*s).is_some()).collect();
+        let first = *people.first()?;
+        if !people.iter().all(|s| b.game.is_eliminated(*s)) {
+            return None;
+        }
+        let bots: Vec<Seat> = self
+            .seats()
+            .iter()
+            .copied()
+            .filter(|s| s.team() == first.team())
+            .filter(|s| matches!(self.phase.occupant(*s), Some(SeatOccupant::Bot { .. })))
+            .filter(|s| !b.game.is_eliminated(*s))
+            .collect();
+        (!bots.is_empty()).then_some(bots)
+    }
+
+    /// Whom this game's bot searches count for: the address of one of its people's sockets,
+    /// else the game itself.
+    fn bot_owner(&self) -> crate::live::bots::Owner {
+        let seated = |a: i64| self.seats().iter().any(|s| self.phase.account_at(*s) == Some(a));
+        match self.subs.values().find(|s| seated(s.tx.account_id)) {
+            Some(s) => format!("ip {}", s.tx.ip),
+            None => format!("room {}", self.id),
+        }
+    }
+
+    /// If a bot is to move, think on a bot thread and answer with [`Cmd::BotDone`].
     fn let_bot_think(&mut self) {
         let Phase::Battle(b) = &mut self.phase else { return };
         let Some(turn) = b.game.turn() else { return };
@@ -314,20 +356,18 @@ impl Room {
         let not_before = tokio::time::Instant::now()
             + std::time::Duration::from_millis(self.live.config().bot_move_delay_ms);
         let live = self.live.clone();
-        tokio::spawn(async move {
-            // bots think one per core across the server, first come first served; the turn
-            // clock runs while a bot waits (a bot whose turn ends first is skipped like anyone)
-            let Ok(permit) = live.bot_thinkers().acquire_owned().await else { return };
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        // the bot threads take their owners in turn (bots.rs); the turn clock runs while a bot
+        // waits (a bot whose turn ends first is skipped like anyone)
+        self.live.bots().submit(self.bot_owner(), move || {
             live.bot_thinking(1);
-            let res = tokio::task::spawn_blocking(move || {
-                let mv = super::spawn::bot_choice(&mut bot, &view, &moves);
-                (bot, mv)
-            })
-            .await;
+            let mv = super::spawn::bot_choice(&mut bot, &view, &moves);
             live.bot_thinking(-1);
-            drop(permit); // the pacing wait does not hold a thinking slot
-            tokio::time::sleep_until(not_before).await;
-            if let Ok((bot, mv)) = res {
+            let _ = answer.send((bot, mv));
+        });
+        tokio::spawn(async move {
+            if let Ok((bot, mv)) = answered.await {
+                tokio::time::sleep_until(not_before).await;
                 let _ = me.send(Cmd::BotDone { seat: turn, bot, mv }).await;
             }
         });

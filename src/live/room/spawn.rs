@@ -127,12 +127,11 @@ fn new_room(
 pub(crate) fn spawn_waiting(
     live: &Live,
     host: &Who,
-    public: bool,
-    variant: Variant,
-    options: Options,
+    (public, variant, options): (bool, Variant, Options),
+    reserved: crate::live::RoomReservation,
 ) -> AppResult<(String, String)> {
     let id = random_code(8).to_lowercase();
-    live.claim_room(host.account_id, &id)?;
+    live.replace_room(reserved, &id);
     let invite = invite_code();
     let lobby = Lobby { seats: BySeat::default(), empty_since: Some(now_ms()) };
     let kind = (GameKind::Casual, variant);

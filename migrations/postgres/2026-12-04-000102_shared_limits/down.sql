@@ -1,0 +1,2 @@
+DROP TABLE held_places;
+DROP TABLE limit_events;
