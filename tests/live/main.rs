@@ -5,6 +5,7 @@
 #[macro_use]
 mod support;
 
+mod bots;
 mod clock;
 mod endings;
 mod game;

@@ -68,10 +68,44 @@ impl Client {
         }
     }
 
+    /// Connect to `app` from the local address `from` (e.g. 127.0.0.2: another client address
+    /// on the loopback network).
+    pub async fn connect_from(
+        app: &TestApp,
+        who: &(String, i64, String),
+        from: std::net::IpAddr,
+    ) -> Client {
+        let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+        match Client::try_connect_from(url, who, Some(from)).await {
+            Ok(c) => c,
+            Err(status) => panic!("websocket connect: refused with HTTP {status}"),
+        }
+    }
+
     /// As [`Client::connect_url`], or the HTTP status the upgrade was refused with.
     pub async fn try_connect_url(url: String, who: &(String, i64, String)) -> Result<Client, u16> {
-        let ws = match tokio_tungstenite::connect_async(url).await {
-            Ok((ws, _)) => ws,
+        Client::try_connect_from(url, who, None).await
+    }
+
+    async fn try_connect_from(
+        url: String,
+        who: &(String, i64, String),
+        from: Option<std::net::IpAddr>,
+    ) -> Result<Client, u16> {
+        let connected = match from {
+            None => tokio_tungstenite::connect_async(url).await.map(|(ws, _)| ws),
+            Some(ip) => {
+                let u = url::Url::parse(&url).expect("a ws:// url");
+                let to = format!("{}:{}", u.host_str().unwrap(), u.port().unwrap());
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                socket.bind(std::net::SocketAddr::new(ip, 0)).expect("bind the local address");
+                let tcp = socket.connect(to.parse().unwrap()).await.expect("tcp connect");
+                let stream = MaybeTlsStream::Plain(tcp);
+                tokio_tungstenite::client_async(url, stream).await.map(|(ws, _)| ws)
+            }
+        };
+        let ws = match connected {
+            Ok(ws) => ws,
             Err(tokio_tungstenite::tungstenite::Error::Http(r)) => return Err(r.status().as_u16()),
             Err(e) => panic!("websocket connect: {e}"),
         };
