@@ -5,6 +5,7 @@
 //! * `ladder-bench`: fills PostgreSQL with ranked players and times the leaderboard queries.
 #![forbid(unsafe_code)]
 
+mod api;
 mod engine_client;
 mod ladder_bench;
 mod loadtest;

@@ -2,7 +2,7 @@
 //! burst of password logins in the window's second half; then every game's move list is compared
 //! with the server's record.
 use super::histogram::Histogram;
-use super::http::Api;
+use crate::api::Api;
 use super::monitor::ServerUsage;
 use super::monitor::{self, Monitor, Sample};
 use super::play::run_table;

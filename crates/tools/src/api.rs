@@ -1,6 +1,7 @@
-//! HTTP client (reqwest): one connection pool for the whole run, kept-alive connections reused
-//! across requests. Guests authenticate their sockets with the access token of their session (a
-//! bearer token); no cookie jar is kept, so every request is anonymous unless it says otherwise.
+//! The HTTP client of Siguo's API (reqwest) that the tools share (`loadtest`, `ladder-bench`):
+//! one connection pool for the whole run, kept-alive connections reused across requests.
+//! Sessions are used through the access token they return (a bearer token); no cookie jar is
+//! kept, so every request is anonymous unless it says otherwise.
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
