@@ -2,7 +2,8 @@
 //!
 //! * `loadtest`: simulated guests play games (or hold idle sockets) against a running server.
 //! * `selfplay`: a bot-against-bot tournament.
-//! * `ladder-bench`: fills PostgreSQL with ranked players and times the leaderboard queries.
+//! * `ladder-bench`: fills PostgreSQL with ranked players and times the leaderboard endpoints of a
+//!   server reading that database.
 #![forbid(unsafe_code)]
 
 mod api;
@@ -26,7 +27,8 @@ enum Command {
     Loadtest(loadtest::LoadtestArgs),
     /// Bot-against-bot tournament (teams swapped, deployments reused in pairs).
     Selfplay(selfplay::SelfplayArgs),
-    /// Fill PostgreSQL with ranked players and time the leaderboard queries (docs/performance.md)
+    /// Fill PostgreSQL with ranked players and time a server's leaderboard endpoints
+    /// (docs/performance.md)
     LadderBench(ladder_bench::LadderBenchArgs),
 }
 
