@@ -2,9 +2,11 @@
 //!
 //! * `loadtest`: simulated guests play games (or hold idle sockets) against a running server.
 //! * `selfplay`: a bot-against-bot tournament.
-//! * `ladder-bench`: fills PostgreSQL with ranked players and times the leaderboard queries.
+//! * `ladder-bench`: fills PostgreSQL with ranked players and times the leaderboard endpoints of a
+//!   server reading that database.
 #![forbid(unsafe_code)]
 
+mod api;
 mod engine_client;
 mod ladder_bench;
 mod loadtest;
@@ -25,7 +27,8 @@ enum Command {
     Loadtest(loadtest::LoadtestArgs),
     /// Bot-against-bot tournament (teams swapped, deployments reused in pairs).
     Selfplay(selfplay::SelfplayArgs),
-    /// Fill PostgreSQL with ranked players and time the leaderboard queries (docs/performance.md)
+    /// Fill PostgreSQL with ranked players and time a server's leaderboard endpoints
+    /// (docs/performance.md)
     LadderBench(ladder_bench::LadderBenchArgs),
 }
 

@@ -7,7 +7,6 @@ mod support;
 
 use cluster::{Haproxy, Node};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use support::Backend;
 
 /// Run `siguo-tools loadtest --json --progress 0 --target <target> <args>`: (exit status, the
@@ -159,30 +158,13 @@ async fn an_unreachable_server_fails_the_run() {
     assert_eq!(code, 1, "{ctx}");
 }
 
-/// The `siguo` server binary beside this crate's `siguo-tools` (`cargo test --workspace` builds
-/// both); built here if it is missing.
-fn siguo_binary() -> PathBuf {
-    let tools = Path::new(env!("CARGO_BIN_EXE_siguo-tools"));
-    let bin = tools.with_file_name("siguo");
-    if !bin.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut c = std::process::Command::new(cargo);
-        c.args(["build", "-p", "siguo", "--bin", "siguo"]);
-        if tools.parent().is_some_and(|d| d.ends_with("release")) {
-            c.arg("--release");
-        }
-        assert!(c.status().expect("cargo build").success(), "cannot build the siguo binary");
-    }
-    bin
-}
-
 /// Cluster mode: three nodes on one PostgreSQL behind HAProxy (deploy/haproxy.cfg); three tables
 /// through the load balancer, one on each node's `/ws/n/{node}`: nothing lost or duplicated, the
 /// records match, and each node's process is measured.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_three_nodes_behind_haproxy() {
     let app = support::spawn_app(Backend::Postgres).await; // creates and migrates the database
-    let bin = siguo_binary();
+    let bin = support::siguo_binary();
     let env =
         [("SIGUO_LIMITS_GUEST_PER_IP", "100000"), ("SIGUO_LIVE_MAX_SOCKETS_PER_IP", "100000")];
     let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(&bin, id, &app.db_url, &env));

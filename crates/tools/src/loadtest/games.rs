@@ -2,7 +2,6 @@
 //! burst of password logins in the window's second half; then every game's move list is compared
 //! with the server's record.
 use super::histogram::Histogram;
-use super::http::Api;
 use super::monitor::ServerUsage;
 use super::monitor::{self, Monitor, Sample};
 use super::play::run_table;
@@ -10,6 +9,7 @@ use super::report::{GamesReport, Held, LoginBurst, NodeReport, RecordCheck, Repo
 use super::stats::{bump, get, Stats, Window};
 use super::table::PlayedGame;
 use super::{parse_nodes, LoadtestArgs, NodeTarget};
+use crate::api::Api;
 use rand::Rng;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -184,7 +184,7 @@ async fn register_accounts(
                 let _permit = sem.acquire().await;
                 let name = format!("lt{tag:08x}x{i}");
                 let password = format!("Load-{tag:08x}-pw-{i}-Siguo");
-                api.register(&name, &password).await.map(|()| (name, password))
+                api.register(&name, &password).await.map(|_token| (name, password))
             })
         })
         .collect();
@@ -222,7 +222,7 @@ async fn login_burst(ctx: Arc<Ctx>, accounts: Vec<(String, String)>, rate: f64) 
 async fn timed_login(ctx: Arc<Ctx>, name: String, password: String) {
     let t0 = Instant::now();
     match ctx.api.login(&name, &password).await {
-        Ok(()) => {
+        Ok(_token) => {
             bump(&ctx.stats.logins);
             ctx.stats.lat.lock().unwrap().login.record(t0.elapsed().as_micros() as u64);
         }

@@ -1,12 +1,12 @@
 //! Idle mode (`--idle N`): N authenticated sockets that only answer pings; reports the server's
 //! memory per socket.
-use super::http::Api;
 use super::messages::ServerMsg;
 use super::monitor::{Monitor, Sample};
 use super::report::{IdleReport, Report, Target};
 use super::stats::{get, Stats};
 use super::ws;
 use super::LoadtestArgs;
+use crate::api::Api;
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

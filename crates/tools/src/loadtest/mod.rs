@@ -19,12 +19,11 @@
 //! the run stops by itself. Exit status 0 when nothing was lost or duplicated and no error
 //! happened, 1 otherwise, 2 for bad arguments.
 //!
-//! Modules: `http` and `ws` are the clients, `messages` the protocol as the tool sees it,
-//! `table` the state machine of one table and `play` its driver, `games` and `idle` the two
-//! modes, `monitor` the server process, `stats` and `histogram` the counters, `report` the output.
+//! Modules: `ws` is the WebSocket client (HTTP goes through `crate::api`), `messages` the
+//! protocol as the tool sees it, `table` the state machine of one table and `play` its driver,
+//! `games` and `idle` the two modes, `monitor` the server process, `stats` and `histogram` the counters, `report` the output.
 mod games;
 mod histogram;
-mod http;
 mod idle;
 mod messages;
 mod monitor;
@@ -145,7 +144,7 @@ pub fn run(args: LoadtestArgs) -> i32 {
 }
 
 async fn run_mode(args: &LoadtestArgs, target: SocketAddr) -> Result<report::Report, String> {
-    let api = http::Api::new(target)?;
+    let api = crate::api::Api::new(target)?;
     let pid = args.server_pid.or_else(|| monitor::pid_listening_on(target.port()));
     match args.idle {
         Some(n) => idle::run(args, api, target, pid, n).await,

@@ -4,10 +4,10 @@
 //! to the last of the four seats receiving its `update`. Synchronous: the sockets are driven by
 //! `play.rs`.
 use super::games::Ctx;
-use super::http::Move;
 use super::messages::{Ack, ErrorReply, Event, LegalMoves, ServerMsg, Snapshot, Update};
 use super::stats::bump;
 use super::ws::Incoming;
+use crate::api::Move;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;

@@ -9,10 +9,11 @@ use diesel::{Connection, RunQueryDsl};
 use siguo::app::RunningApp;
 use siguo::config::Config;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)] // not every test binary mounting this module uses both
 pub enum Backend {
     Sqlite,
     Postgres,
@@ -81,7 +82,8 @@ fn unique_suffix() -> String {
     format!("{}_{}_{:08x}", std::process::id(), n, r)
 }
 
-enum TestDb {
+/// A database of the tests, removed when dropped.
+pub enum TestDb {
     Sqlite { dir: PathBuf },
     Postgres { admin_url: String, name: String },
 }
@@ -114,7 +116,9 @@ fn create_sqlite_db() -> (String, TestDb) {
     (url, TestDb::Sqlite { dir })
 }
 
-fn create_postgres_db() -> (String, TestDb) {
+/// A fresh PostgreSQL database (empty: nothing migrated) and its URL.
+#[allow(dead_code)] // not every test binary mounting this module uses it
+pub fn create_postgres_db() -> (String, TestDb) {
     let admin_url = std::env::var("SIGUO_TEST_POSTGRES_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
     let name = format!("siguo_tools_test_{}", unique_suffix());
@@ -130,4 +134,21 @@ fn create_postgres_db() -> (String, TestDb) {
     let mut url = url::Url::parse(&admin_url).expect("SIGUO_TEST_POSTGRES_URL is a URL");
     url.set_path(&format!("/{name}"));
     (url.to_string(), TestDb::Postgres { admin_url, name })
+}
+
+/// The `siguo` server binary beside this crate's `siguo-tools` (`cargo test --workspace` builds
+/// both); built here if it is missing.
+pub fn siguo_binary() -> PathBuf {
+    let tools = Path::new(env!("CARGO_BIN_EXE_siguo-tools"));
+    let bin = tools.with_file_name("siguo");
+    if !bin.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut c = std::process::Command::new(cargo);
+        c.args(["build", "-p", "siguo", "--bin", "siguo"]);
+        if tools.parent().is_some_and(|d| d.ends_with("release")) {
+            c.arg("--release");
+        }
+        assert!(c.status().expect("cargo build").success(), "cannot build the siguo binary");
+    }
+    bin
 }

@@ -1,6 +1,7 @@
-//! HTTP client (reqwest): one connection pool for the whole run, kept-alive connections reused
-//! across requests. Guests authenticate their sockets with the access token of their session (a
-//! bearer token); no cookie jar is kept, so every request is anonymous unless it says otherwise.
+//! The HTTP client of Siguo's API (reqwest) that the tools share (`loadtest`, `ladder-bench`):
+//! one connection pool for the whole run, kept-alive connections reused across requests.
+//! Sessions are used through the access token they return (a bearer token); no cookie jar is
+//! kept, so every request is anonymous unless it says otherwise.
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
@@ -63,12 +64,17 @@ pub type Move = (String, String);
 
 impl Api {
     pub fn new(addr: SocketAddr) -> Result<Api, String> {
+        Api::at(&format!("http://{addr}"))
+    }
+
+    /// A client of the server at `base` (`http://host:port`, no trailing slash).
+    pub fn at(base: &str) -> Result<Api, String> {
         let client = reqwest::Client::builder()
             .timeout(REQUEST_TIMEOUT)
             .tcp_nodelay(true)
             .build()
             .map_err(|e| format!("http client: {e}"))?;
-        Ok(Api { client, base: format!("http://{addr}") })
+        Ok(Api { client, base: base.trim_end_matches('/').to_string() })
     }
 
     /// `POST /api/auth/guest`: a guest's access token.
@@ -78,18 +84,46 @@ impl Api {
         Ok(session.access_token)
     }
 
-    pub async fn register(&self, username: &str, password: &str) -> Result<(), String> {
+    /// `POST /api/auth/register`: the new account's access token.
+    pub async fn register(&self, username: &str, password: &str) -> Result<String, String> {
         let req = self
             .client
             .post(self.url("/api/auth/register"))
             .json(&Credentials { username, password });
-        self.expect_json::<serde_json::Value>("register", req).await.map(drop)
+        let session: Session = self.expect_json("register", req).await?;
+        Ok(session.access_token)
     }
 
-    pub async fn login(&self, username: &str, password: &str) -> Result<(), String> {
+    /// `POST /api/auth/login`: the access token of the new session.
+    pub async fn login(&self, username: &str, password: &str) -> Result<String, String> {
         let req =
             self.client.post(self.url("/api/auth/login")).json(&Credentials { username, password });
-        self.expect_json::<serde_json::Value>("login", req).await.map(drop)
+        let session: Session = self.expect_json("login", req).await?;
+        Ok(session.access_token)
+    }
+
+    /// `GET {path}`, as the holder of `token` if one is given: the status and the whole body
+    /// (read here, so that timing the call times the complete answer).
+    pub async fn get_raw(&self, path: &str, token: Option<&str>) -> Result<(u16, Vec<u8>), String> {
+        let mut req = self.client.get(self.url(path));
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        let what = || format!("GET {path}");
+        let resp = req.send().await.map_err(|e| format!("{}: {}", what(), describe(&e)))?;
+        let status = resp.status().as_u16();
+        let body = resp.bytes().await.map_err(|e| format!("{}: {}", what(), describe(&e)))?;
+        Ok((status, body.to_vec()))
+    }
+
+    /// `GET {path}` with a 2xx status and a JSON body, as the holder of `token` if one is given.
+    pub async fn get_json<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        token: Option<&str>,
+    ) -> Result<T, String> {
+        let (status, body) = self.get_raw(path, token).await?;
+        parse_answer(&format!("GET {path}"), status, &body)
     }
 
     /// The moves the server recorded for game `id`, in order.
@@ -123,6 +157,19 @@ impl Api {
         }
         resp.json().await.map_err(|e| format!("{what}: HTTP {status}, bad body: {e}"))
     }
+}
+
+/// A JSON body of a 2xx answer, or the error the server answered.
+pub fn parse_answer<T: DeserializeOwned>(
+    what: &str,
+    status: u16,
+    body: &[u8],
+) -> Result<T, String> {
+    if !(200..300).contains(&status) {
+        let body: ErrorBody = serde_json::from_slice(body).unwrap_or_default();
+        return Err(http_error(what, status, &body.error.code));
+    }
+    serde_json::from_slice(body).map_err(|e| format!("{what}: HTTP {status}, bad body: {e}"))
 }
 
 /// An error with its causes ("error sending request" alone does not say "connection refused").
