@@ -2,6 +2,7 @@
 //! speaks the engine protocol: its deployments are legal, it answers bad lines with the
 //! documented error codes, and it plays whole legal games of both variants through
 //! `siguo-tools selfplay`. Needs `python3` (on the CI machine; the test fails without it).
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 use siguo_bots::engine_protocol::{to_line, Answer, ErrorCode, Request, Variant};
 use siguo_rules::{Options, Seat};
 use std::io::{BufRead, BufReader, Write};

@@ -2,6 +2,7 @@
 //! started by the tool (`--server`) or already running (`--url`), the ladder filled, every
 //! sample checked by the tool (page ranks, the bench account on its own page), the reuse of a
 //! filled database, and the refusals (an unknown ladder, a server on another database).
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 mod support;
 
 use std::process::Output;

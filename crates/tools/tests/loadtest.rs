@@ -1,6 +1,7 @@
 //! `siguo-tools loadtest` against a real server (port 0, SQLite and Postgres): a short run with
 //! two games must play moves with nothing lost or duplicated, no error, and every game's move list
 //! equal to the server's record. (No timing is asserted; figures go to docs/performance.md.)
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 #[path = "../../../tests/support/cluster.rs"]
 mod cluster;
 mod support;

@@ -1,5 +1,6 @@
 //! `siguo-tools selfplay`: a short tournament plays its games and reports them; bad options are
 //! refused with exit status 2.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 use std::process::Command;
 
 fn selfplay(args: &[&str]) -> (Option<i32>, String, String) {

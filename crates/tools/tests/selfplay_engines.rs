@@ -1,5 +1,6 @@
 //! `siguo-tools selfplay --a-engine`: external engines play through the referee; one that
 //! answers an illegal move or crashes forfeits, and the report says so.
+#![allow(clippy::unwrap_used)] // a test that unwraps an error fails, as it should
 use siguo_bots::engine_protocol::{Request, MAX_SEED};
 use std::process::Command;
 

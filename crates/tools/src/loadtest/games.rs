@@ -224,7 +224,12 @@ async fn timed_login(ctx: Arc<Ctx>, name: String, password: String) {
     match ctx.api.login(&name, &password).await {
         Ok(_token) => {
             bump(&ctx.stats.logins);
-            ctx.stats.lat.lock().unwrap().login.record(t0.elapsed().as_micros() as u64);
+            ctx.stats
+                .lat
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .login
+                .record(t0.elapsed().as_micros() as u64);
         }
         Err(e) => ctx.stats.error("login", e),
     }
@@ -285,7 +290,8 @@ fn progress(ctx: &Arc<Ctx>, t0: Instant) {
             tick.tick().await;
             let s = &ctx.stats;
             let done = get(&s.moves_done);
-            let p99 = s.lat.lock().unwrap().all.quantile(0.99) as f64 / 1000.0;
+            let p99 =
+                s.lat.lock().unwrap_or_else(|e| e.into_inner()).all.quantile(0.99) as f64 / 1000.0;
             eprintln!(
                 "[{:>5.0}s] sockets {} games {} moves/s {:.0} p99 {:.1} ms lost {} dup {} errors {}",
                 t0.elapsed().as_secs_f64(),
@@ -316,7 +322,7 @@ impl Run<'_> {
     fn report(&self, held: Vec<Held>, record_check: RecordCheck) -> GamesReport {
         let (args, s, w) = (&self.ctx.args, &self.ctx.stats, self.ctx.window);
         let login_burst = args.login_burst.map(|rate| self.login_burst(rate));
-        let l = s.lat.lock().unwrap();
+        let l = s.lat.lock().unwrap_or_else(|e| e.into_inner());
         let per_s = get(&s.moves_in_window) as f64 / args.duration as f64;
         let server = self.monitor.window(w.start, w.end);
         let nodes = self.nodes();
@@ -381,7 +387,7 @@ impl Run<'_> {
 
     fn login_burst(&self, rate: f64) -> LoginBurst {
         let (s, w) = (&self.ctx.stats, self.ctx.window);
-        let l = s.lat.lock().unwrap();
+        let l = s.lat.lock().unwrap_or_else(|e| e.into_inner());
         let before = l.all_before_burst.quantile(0.99) as f64;
         let during = l.all_during_burst.quantile(0.99) as f64;
         LoginBurst {

@@ -115,7 +115,7 @@ impl Monitor {
 
     /// Peak RSS, and CPU % of the server and of this process, between two instants.
     pub fn window(&self, from: Instant, to: Instant) -> Option<ServerUsage> {
-        let samples = self.samples.lock().unwrap();
+        let samples = self.samples.lock().unwrap_or_else(|e| e.into_inner());
         let inside: Vec<&Sample> = samples.iter().filter(|x| x.t >= from && x.t <= to).collect();
         let (first, last) = (inside.first()?, inside.last()?);
         let seconds = last.t.duration_since(first.t).as_secs_f64().max(0.001);
@@ -134,7 +134,7 @@ async fn sample_until_gone(pid: u32, samples: Arc<Mutex<Vec<Sample>>>) {
     loop {
         tick.tick().await;
         let Some(sample) = Sample::take(pid) else { break };
-        samples.lock().unwrap().push(sample);
+        samples.lock().unwrap_or_else(|e| e.into_inner()).push(sample);
     }
 }
 

@@ -61,8 +61,13 @@ impl Stats {
     /// Count an error under `code`, keeping the first descriptions as samples.
     pub fn error(&self, code: &str, detail: String) {
         bump(&self.errors);
-        *self.error_codes.lock().unwrap().entry(code.to_string()).or_default() += 1;
-        let mut samples = self.error_samples.lock().unwrap();
+        *self
+            .error_codes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(code.to_string())
+            .or_default() += 1;
+        let mut samples = self.error_samples.lock().unwrap_or_else(|e| e.into_inner());
         if samples.len() < ERROR_SAMPLES {
             samples.push(detail);
         }
@@ -96,8 +101,8 @@ impl Stats {
             lost: get(&self.lost),
             duplicated: get(&self.duplicated),
             errors: get(&self.errors),
-            error_codes: self.error_codes.lock().unwrap().clone(),
-            error_samples: self.error_samples.lock().unwrap().clone(),
+            error_codes: self.error_codes.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            error_samples: self.error_samples.lock().unwrap_or_else(|e| e.into_inner()).clone(),
         }
     }
 }

@@ -285,7 +285,7 @@ impl Table {
                 bump(&stats.moves_acked);
                 if self.ctx.window.contains(pm.sent) {
                     let micros = t.duration_since(pm.sent).as_micros() as u64;
-                    stats.lat.lock().unwrap().ack.record(micros);
+                    stats.lat.lock().unwrap_or_else(|e| e.into_inner()).ack.record(micros);
                 }
             }
             self.try_complete(v);
@@ -415,8 +415,8 @@ impl Table {
         if pm.acked.is_none() || pm.got.iter().any(Option::is_none) {
             return;
         }
-        let pm = self.pending.remove(&v).unwrap();
-        let last = pm.got.iter().flatten().max().copied().unwrap();
+        let Some(pm) = self.pending.remove(&v) else { return };
+        let Some(last) = pm.got.iter().flatten().max().copied() else { return };
         let stats = &self.ctx.stats;
         bump(&stats.moves_done);
         let window = self.ctx.window;
@@ -426,7 +426,11 @@ impl Table {
                 bump(&self.ctx.node_moves[n]);
             }
             let micros = last.duration_since(pm.sent).as_micros() as u64;
-            stats.lat.lock().unwrap().record_move(&window, pm.sent, micros);
+            stats
+                .lat
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record_move(&window, pm.sent, micros);
         }
     }
 }
