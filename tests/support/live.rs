@@ -55,13 +55,51 @@ pub async fn guest(app: &TestApp) -> (String, i64, String) {
     )
 }
 
+/// A WebSocket ticket of the access token `token` (`POST /api/ws/ticket` at `http_base`, e.g.
+/// `http://127.0.0.1:1234`).
+pub async fn ticket(http_base: &str, token: &str) -> String {
+    let resp = reqwest::Client::new()
+        .post(format!("{http_base}/api/ws/ticket"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("ticket request");
+    assert_eq!(resp.status(), 200, "a ticket for the socket");
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["expires_in"], 30, "{body}");
+    body["ticket"].as_str().expect("a ticket").to_string()
+}
+
+/// The WebSocket URL `url` (`ws://host/path`) with a fresh ticket of `token` in it, asked of
+/// the same host (in a cluster, any node accepts it).
+pub async fn ticket_url(url: &str, token: &str) -> String {
+    let rest = url.strip_prefix("ws://").expect("a ws:// URL");
+    let host = rest.split('/').next().unwrap();
+    let t = ticket(&format!("http://{host}"), token).await;
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}ticket={t}")
+}
+
+/// An upgrade request for `url` with `token` as `Authorization: Bearer`.
+pub fn bearer_request(
+    url: &str,
+    token: &str,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert("Authorization", format!("Bearer {token}").parse().unwrap());
+    req
+}
+
 impl Client {
     pub async fn connect(app: &TestApp, who: &(String, i64, String)) -> Client {
-        Client::connect_url(app.ws_url(&format!("/api/ws?token={}", who.2)), who).await
+        Client::connect_url(app.ws_url("/api/ws"), who).await
     }
 
-    /// Connect to any server at `url` (e.g. one node of a cluster) with `who`'s token in it.
+    /// Connect to any server at `url` (e.g. one node of a cluster, or the load balancer) as
+    /// `who`, with a ticket asked of that server (access tokens do not go in URLs).
     pub async fn connect_url(url: String, who: &(String, i64, String)) -> Client {
+        let url = ticket_url(&url, &who.2).await;
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("websocket connect");
         let (ws, mut read) = ws.split();
         let (tx, incoming) = tokio::sync::mpsc::unbounded_channel();
