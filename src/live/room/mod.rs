@@ -238,8 +238,10 @@ impl Room {
             }
         }
         if !self.subs.contains_key(&conn.conn_id) {
-            // to someone who may not enter, the same answer as for a room that does not exist
-            let e = match self.may_enter(who.account_id, false) {
+            // to a stranger who may not enter, the same answer as for a room that does not
+            // exist (someone the host kicked knows the room)
+            let knows = self.kicked.contains_key(&who.account_id);
+            let e = match knows || self.may_enter(who.account_id, false) {
                 true => ProtoError::new(ErrorCode::NotInRoom, "join the room first (join_room)"),
                 false => ProtoError::new(ErrorCode::NotFound, "no such room"),
             };
