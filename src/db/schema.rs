@@ -69,6 +69,9 @@ diesel::table! {
         node_id -> Nullable<Text>,
         /// cluster mode: until when the owner's lease holds (renewed by its heartbeat)
         lease_until -> Nullable<Timestamp>,
+        /// anyone may watch it and read its record (ranked, public casual room); else only its
+        /// players (private room, practice)
+        public -> Bool,
     }
 }
 
@@ -176,7 +179,21 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// WebSocket tickets (`POST /api/ws/ticket`): single use, 30 s, any node (src/live/tickets.rs)
+    ws_tickets (ticket_hash) {
+        /// SHA-256 (hex) of the ticket
+        ticket_hash -> Text,
+        account_id -> BigInt,
+        /// the access token's `exp` (Unix seconds) and generation
+        token_exp -> BigInt,
+        token_gen -> BigInt,
+        expires_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(refresh_tokens -> accounts (account_id));
+diesel::joinable!(ws_tickets -> accounts (account_id));
 diesel::joinable!(formations -> accounts (account_id));
 diesel::joinable!(game_players -> games (game_id));
 diesel::joinable!(game_actions -> games (game_id));
@@ -196,6 +213,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     server_settings,
     nodes,
     rooms,
+    ws_tickets,
 );
 
 // Cluster mode: the shared ranked queues (src/ladder/shared.rs); empty on a single node.

@@ -34,6 +34,10 @@ pub enum ErrorCode {
     InvalidToken,
     TokenExpired,
     TokenRevoked,
+    /// a WebSocket ticket that is unknown, used or expired (`/api/ws?ticket=`)
+    InvalidTicket,
+    /// an access token in a WebSocket URL (`?token=`): use the cookie or a ticket
+    TokenInUrl,
     RefreshReused,
     InvalidCredentials,
     Forbidden,

@@ -53,14 +53,20 @@ struct PublicGame {
     v: Option<u64>,
 }
 
-/// A game: the whole record when finished, public information while in progress.
+/// A game: the whole record when finished, public information while in progress. A private
+/// game (private room, practice) only to its players; anyone else gets `not_found`, as for a
+/// game that does not exist.
 #[utoipa::path(get, path = "/api/games/{id}", tag = "games", responses(
     (status = 200, description = "`{id, kind, variant, state, options, players, result, record, public, ...}` (docs/protocol.md §10)", body = Object),
-    (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
+    (status = 404, description = "`not_found`: no such game, or a private game of others", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/games/{id}")]
-pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult<HttpResponse> {
-    let id = path.into_inner();
-    let g = state.db.run(move |c| store::load_game(c, id)).await?;
+pub async fn game(
+    state: web::Data<AppState>,
+    who: Option<Identity>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let (id, viewer) = (path.into_inner(), who.map(|w| w.account_id));
+    let g = state.db.run(move |c| store::load_game_for(c, id, viewer)).await?;
     let finished = g.state == "finished";
     let record_of = |d: &Vec<siguo_rules::Deployment>| GameRecord {
         variant: g.variant,
@@ -102,14 +108,19 @@ pub async fn game(state: web::Data<AppState>, path: web::Path<i64>) -> AppResult
 /// balancer). A single node answers `"local"`.
 #[utoipa::path(get, path = "/api/games/{id}/node", tag = "games", responses(
     (status = 200, description = "`{node, path}`", body = Object),
-    (status = 404, description = "`not_found`: no such game, or no node plays it", body = crate::http::openapi::ErrorResponse)))]
+    (status = 404, description = "`not_found`: no such game, no node plays it, or a private game of others", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/games/{id}/node")]
 pub async fn game_node(
     state: web::Data<AppState>,
+    who: Option<Identity>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let node = state.live.owner_elsewhere_or_here(id).await?;
+    // a private game of others: the same answer as for a game no node plays
+    let node = match state.live.may_view_game(id, who.map(|w| w.account_id)).await? {
+        true => state.live.owner_elsewhere_or_here(id).await?,
+        false => None,
+    };
     Ok(node_answer(node.ok_or(AppError::NotFound { what: "game" })?))
 }
 
@@ -138,21 +149,27 @@ pub async fn my_games(
     q: web::Query<Page>,
 ) -> AppResult<HttpResponse> {
     let (account, limit, before) = (who.account_id, q.limit.unwrap_or(20), q.before);
-    let v = state.db.run(move |c| store::list_games(c, account, limit, before)).await?;
+    let v = state
+        .db
+        .run(move |c| store::list_games(c, (account, Some(account)), limit, before))
+        .await?;
     Ok(HttpResponse::Ok().json(v))
 }
 
-/// An account's games, newest first.
+/// An account's games, newest first: its public games, and its private ones only to their
+/// players.
 #[utoipa::path(get, path = "/api/accounts/{name}/games", tag = "games", params(Page), responses(
     (status = 200, description = "same items as /api/me/games", body = Object),
     (status = 404, description = "`not_found`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/accounts/{name}/games")]
 pub async fn account_games(
     state: web::Data<AppState>,
+    who: Option<Identity>,
     path: web::Path<String>,
     q: web::Query<Page>,
 ) -> AppResult<HttpResponse> {
     let (name, limit, before) = (path.into_inner(), q.limit.unwrap_or(20), q.before);
+    let viewer = who.map(|w| w.account_id);
     if name.chars().count() > 64 {
         return Err(AppError::NotFound { what: "account" });
     }
@@ -160,7 +177,7 @@ pub async fn account_games(
         .db
         .run(move |c| {
             let id = store::account_id_by_name(c, &name)?;
-            store::list_games(c, id, limit, before)
+            store::list_games(c, (id, viewer), limit, before)
         })
         .await?;
     Ok(HttpResponse::Ok().json(v))

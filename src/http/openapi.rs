@@ -50,6 +50,7 @@ pub struct ErrorDetailDoc {
         rooms::list_rooms,
         rooms::create_room,
         rooms::room_node,
+        rooms::ws_ticket,
         rooms::ws,
         rooms::ws_node,
         games::game,

@@ -3,13 +3,18 @@ use crate::app::AppState;
 use crate::auth::Identity;
 use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
-use crate::live::{socket, Who};
+use crate::live::{socket, tickets, Who};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(list_rooms).service(create_room).service(room_node).service(ws).service(ws_node);
+    cfg.service(list_rooms)
+        .service(create_room)
+        .service(room_node)
+        .service(ws_ticket)
+        .service(ws)
+        .service(ws_node);
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -38,17 +43,20 @@ pub async fn list_rooms(state: web::Data<AppState>) -> AppResult<HttpResponse> {
 /// (`/ws/n/{node}`, routed by the load balancer). A single node answers `"local"`.
 #[utoipa::path(get, path = "/api/rooms/{room}/node", tag = "live", responses(
     (status = 200, description = "`{node, path}`", body = Object),
-    (status = 404, description = "`not_found`: no node runs that room", body = crate::http::openapi::ErrorResponse)))]
+    (status = 404, description = "`not_found`: no node runs that room, or it is the game of a private room or a practice game and you do not play in it", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/rooms/{room}/node")]
 pub async fn room_node(
     state: web::Data<AppState>,
+    who: Option<Identity>,
     path: web::Path<String>,
 ) -> AppResult<HttpResponse> {
     let room = path.into_inner();
     if room.len() > 64 {
         return Err(AppError::NotFound { what: "room" });
     }
-    let node = state.live.room_node(&room).await?.ok_or(AppError::NotFound { what: "room" })?;
+    let viewer = who.map(|w| w.account_id);
+    let node = state.live.room_node(&room, viewer).await?;
+    let node = node.ok_or(AppError::NotFound { what: "room" })?;
     Ok(super::games::node_answer(node))
 }
 
@@ -85,13 +93,40 @@ struct CreatedRoom {
 
 #[derive(Debug, Deserialize)]
 pub struct WsQuery {
+    /// refused (`token_in_url`): an access token does not belong in a URL
     pub token: Option<String>,
+    /// a ticket from `POST /api/ws/ticket`
+    pub ticket: Option<String>,
 }
 
-/// The live-play WebSocket (docs/protocol.md). Auth: `siguo_access` cookie, bearer token, or `?token=`.
+/// `POST /api/ws/ticket`: a ticket and how many seconds it may be used.
+#[derive(Serialize)]
+struct TicketAnswer {
+    ticket: String,
+    expires_in: u64,
+}
+
+/// A single-use ticket that opens one WebSocket within 30 s (`/api/ws?ticket=...`, or
+/// `/ws/n/{node}?ticket=...` on any node): for clients that cannot send the access cookie or
+/// an `Authorization` header on the upgrade. Auth: `Authorization: Bearer` (or the cookie).
+#[utoipa::path(post, path = "/api/ws/ticket", tag = "live", responses(
+    (status = 200, description = "`{ticket, expires_in}`", body = Object),
+    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`, `token_revoked`", body = crate::http::openapi::ErrorResponse)))]
+#[post("/api/ws/ticket")]
+pub async fn ws_ticket(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
+    let token = crate::auth::access_token_of(&req)
+        .ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
+    let v = state.auth.verify_access(&state.db, &token).await?;
+    let ticket = state.db.run(move |c| tickets::issue(c, &v)).await?;
+    Ok(HttpResponse::Ok().json(TicketAnswer { ticket, expires_in: tickets::TICKET_SECONDS }))
+}
+
+/// The live-play WebSocket (docs/protocol.md). Auth: `siguo_access` cookie, bearer token, or
+/// `?ticket=` (`POST /api/ws/ticket`); `?token=` is refused (`400 token_in_url`).
 #[utoipa::path(get, path = "/api/ws", tag = "live", responses(
     (status = 101, description = "switching protocols"),
-    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`", body = crate::http::openapi::ErrorResponse),
+    (status = 400, description = "`token_in_url`", body = crate::http::openapi::ErrorResponse),
+    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`, `token_revoked`, `invalid_ticket`", body = crate::http::openapi::ErrorResponse),
     (status = 403, description = "`origin_not_allowed`", body = crate::http::openapi::ErrorResponse),
     (status = 429, description = "`too_many_sockets`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/ws")]
@@ -108,7 +143,8 @@ pub async fn ws(
 #[utoipa::path(get, path = "/ws/n/{node}", tag = "live", responses(
     (status = 101, description = "switching protocols"),
     (status = 409, description = "`wrong_node`: this is another node; ask `GET /api/games/{id}/node` again", body = crate::http::openapi::ErrorResponse),
-    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`", body = crate::http::openapi::ErrorResponse)))]
+    (status = 400, description = "`token_in_url`", body = crate::http::openapi::ErrorResponse),
+    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`, `token_revoked`, `invalid_ticket`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/ws/n/{node}")]
 pub async fn ws_node(
     state: web::Data<AppState>,
@@ -130,14 +166,7 @@ async fn open_socket(
     req: HttpRequest,
     body: web::Payload,
 ) -> Result<HttpResponse, actix_web::Error> {
-    let token = crate::auth::access_token_of(&req).or_else(|| {
-        web::Query::<WsQuery>::from_query(req.query_string())
-            .ok()
-            .and_then(|q| q.into_inner().token)
-    });
-    let token =
-        token.ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
-    let v = state.auth.verify_access(&state.db, &token).await?;
+    let (who, token) = socket_identity(&state, &req).await?;
     if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
         return Err(AppError::forbidden(
             ErrorCode::OriginNotAllowed,
@@ -145,10 +174,32 @@ async fn open_socket(
         )
         .into());
     }
-    let id = v.identity;
-    let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
     let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
     let conn_id = state.live.socket_place(who.account_id, ip).await?;
-    let token = (v.exp, v.gen);
     socket::start(&req, body, (state.live.clone(), state.ladder.clone()), (who, conn_id), token, ip)
+}
+
+/// Who opens a socket, and until when (Unix seconds) it may live: a ticket (`?ticket=`, used
+/// up now), else the access token of the `Authorization` header or the cookie. An access token
+/// in the URL is refused (`400 token_in_url`), even a valid one. With the token's expiry (Unix
+/// seconds) and generation.
+async fn socket_identity(state: &AppState, req: &HttpRequest) -> AppResult<(Who, (u64, i64))> {
+    let q = web::Query::<WsQuery>::from_query(req.query_string())
+        .map(|q| q.into_inner())
+        .unwrap_or(WsQuery { token: None, ticket: None });
+    if q.token.is_some() {
+        return Err(AppError::bad_request(
+            ErrorCode::TokenInUrl,
+            "access tokens do not go in URLs: use the cookie, the Authorization header or \
+             a ticket (POST /api/ws/ticket, then ?ticket=)",
+        ));
+    }
+    if let Some(ticket) = q.ticket {
+        return state.db.run(move |c| tickets::redeem(c, &ticket)).await;
+    }
+    let token = crate::auth::access_token_of(req)
+        .ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
+    let v = state.auth.verify_access(&state.db, &token).await?;
+    let id = v.identity;
+    Ok((Who { account_id: id.account_id, name: id.name, guest: id.guest }, (v.exp, v.gen)))
 }

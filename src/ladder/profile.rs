@@ -23,7 +23,8 @@ pub struct Profile {
     pub ranked_dual: Option<Row>,
     /// Finished games of each game (`four_player`, `hidden_front`), every kind counted.
     pub games: GameCounts,
-    /// Most recent finished games first.
+    /// Most recent finished public games first (ranked, public casual rooms; never a private
+    /// room's or a practice game).
     pub recent_games: Vec<RecentGame>,
 }
 
@@ -82,6 +83,8 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
         .inner_join(games::table)
         .filter(gp::account_id.eq(account_id))
         .filter(games::state.eq("finished"))
+        // a profile is public: private-room and practice games are not listed
+        .filter(games::public.eq(true))
         .order((games::id.desc(), gp::seat.asc()))
         .limit(2 * RECENT_GAMES as i64)
         .select((

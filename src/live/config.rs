@@ -38,6 +38,12 @@ pub struct LiveConfig {
     /// Open WebSockets per account and per client IP (beyond: HTTP 429 `too_many_sockets`).
     pub max_sockets_per_account: usize,
     pub max_sockets_per_ip: usize,
+    /// Action ids remembered per account for idempotent acks (the oldest beyond are forgotten),
+    /// how long each is remembered, and how long those of an account without a socket on this
+    /// node are kept.
+    pub recent_ids_per_account: usize,
+    pub recent_ids_seconds: u64,
+    pub recent_ids_offline_seconds: u64,
     /// Bots thinking at once across the server; 0 = one per CPU core.
     pub bot_threads: usize,
     /// Let private and practice Hidden Front games set clocks shorter than hidden-front.md §6
@@ -63,6 +69,9 @@ impl Default for LiveConfig {
             max_rooms_per_ip: 12,
             max_sockets_per_account: 8,
             max_sockets_per_ip: 64,
+            recent_ids_per_account: 64,
+            recent_ids_seconds: 600,
+            recent_ids_offline_seconds: 120,
             bot_threads: 0,
             hidden_front_short_clocks: false,
         }

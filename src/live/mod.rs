@@ -18,6 +18,7 @@ pub mod room;
 mod sessions;
 pub mod socket;
 pub mod store;
+pub mod tickets;
 
 pub use config::LiveConfig;
 pub use conn::{client_channel, ClientTx, Kill, CLOSE_MOVED, CLOSE_SESSION_ENDED, OUTBOUND_QUEUE};
@@ -38,6 +39,7 @@ use siguo_rules::{OptionChanges, Options, Seat, Variant};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::watch;
 
 /// Kind of game (ladder.md).
@@ -67,6 +69,11 @@ impl GameKind {
             "practice" => GameKind::Practice,
             _ => return None,
         })
+    }
+    /// Anyone may watch a game of this kind (and read its record): a ranked game, or a casual
+    /// game of a public room (`room_public`); else only its players (private room, practice).
+    pub fn open_to_all(self, room_public: bool) -> bool {
+        self.is_ranked() || (self == GameKind::Casual && room_public)
     }
     pub fn is_ranked(self) -> bool {
         matches!(self, GameKind::Ranked | GameKind::RankedDual)
@@ -184,7 +191,11 @@ impl Live {
                 db,
                 directory,
                 registry: Registry::new((config.max_rooms_per_account, config.max_rooms_per_ip)),
-                sessions: Sessions::new(),
+                sessions: Sessions::new(sessions::RecentLimits {
+                    per_account: config.recent_ids_per_account,
+                    max_age: Duration::from_secs(config.recent_ids_seconds),
+                    offline: Duration::from_secs(config.recent_ids_offline_seconds),
+                }),
                 invite_failures,
                 bots: bots::BotPool::start(thinkers),
                 restoring: tokio::sync::Mutex::new(()),
@@ -237,15 +248,24 @@ impl Live {
     /// another node plays it (a game `g<id>` by its lease, another room by the shared `rooms`
     /// table), or the game restored now when they name this node (it has just claimed the game
     /// and not yet restored it); else `fallback`.
+    ///
+    /// A game is named to `viewer` only if they may see it ([`Live::may_view_game`]): anyone
+    /// else gets `fallback` (`not_found`), as for a game that does not exist.
     pub async fn room_or_moved(
         &self,
         room: &str,
+        viewer: i64,
         fallback: ProtoError,
     ) -> Result<room::RoomHandle, ProtoError> {
         if let Some(h) = self.room(room) {
             return Ok(h);
         }
         let game = game_of_room(room);
+        if let Some(g) = game {
+            if !self.may_view_game(g, Some(viewer)).await? {
+                return Err(fallback);
+            }
+        }
         match (self.recorded_owner(room).await, game) {
             (Ok(Some(node)), _) if node != self.node_id() => {
                 let room = game.is_none().then(|| room.to_string());
@@ -272,9 +292,23 @@ impl Live {
         }
     }
 
+    /// May `viewer` (an account, or anyone without one) see game `game` — watch it, read it,
+    /// learn where it is played? A public game anyone, a private one (private room, practice)
+    /// only its players; nobody a game that does not exist.
+    pub async fn may_view_game(&self, game: i64, viewer: Option<i64>) -> AppResult<bool> {
+        self.db().run(move |c| store::may_view_game(c, game, viewer)).await
+    }
+
     /// The node that runs room `room` (a room id, or `g<id>` for a game): this one if it runs it
     /// here; else the owner the shared records name; `None` if no node runs it.
-    pub async fn room_node(&self, room: &str) -> AppResult<Option<String>> {
+    /// A game's room (`g<id>`) only if `viewer` may see the game (else `None`, as for a game no
+    /// node plays).
+    pub async fn room_node(&self, room: &str, viewer: Option<i64>) -> AppResult<Option<String>> {
+        if let Some(g) = game_of_room(room) {
+            if !self.may_view_game(g, viewer).await? {
+                return Ok(None);
+            }
+        }
         if self.room(room).is_some() {
             return Ok(Some(self.node_id().to_string()));
         }

@@ -1,5 +1,10 @@
-//! The sockets of this node: each account's open sockets, how many come from each client
+//! The sessions of this node: each account's open sockets, how many come from each client
 //! address, and the action ids each account used recently (idempotency), under one lock.
+//!
+//! The remembered ids are bounded: at most [`RecentLimits::per_account`] per account, each for
+//! [`RecentLimits::max_age`], and those of an account without a socket here only for
+//! [`RecentLimits::offline`] (a reconnecting client resends within seconds). Old entries are
+//! swept at most once a second, on the way of the calls that touch the map.
 use super::conn::ClientTx;
 use super::protocol::{Ack, ClientId};
 use crate::error::AppError;
@@ -8,15 +13,46 @@ use bytestring::ByteString;
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-/// Action ids remembered per account.
-const RECENT_IDS: usize = 256;
+/// How often the remembered ids of every account are swept at most.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
-/// Remembered action ids of one account (idempotency).
+/// How many action ids are remembered, and how long (`live.recent_ids_*`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RecentLimits {
+    pub per_account: usize,
+    pub max_age: Duration,
+    /// an account without a socket on this node keeps its ids this long
+    pub offline: Duration,
+}
+
+/// Remembered action ids of one account (idempotency), oldest first.
 #[derive(Default)]
 struct RecentIds {
-    order: VecDeque<ClientId>,
+    order: VecDeque<(ClientId, Instant)>,
     acks: HashMap<ClientId, Ack>,
+    /// since when the account has had no socket on this node
+    offline_since: Option<Instant>,
+}
+
+impl RecentIds {
+    /// Forget the ids older than `max_age` and the oldest beyond `per_account`.
+    fn prune(&mut self, limits: &RecentLimits, now: Instant) {
+        while let Some((id, at)) = self.order.front() {
+            if self.order.len() <= limits.per_account && now.duration_since(*at) < limits.max_age {
+                break;
+            }
+            self.acks.remove(id);
+            self.order.pop_front();
+        }
+    }
+
+    /// Nothing left to remember (no ids, or the account has been away too long).
+    fn expired(&self, limits: &RecentLimits, now: Instant) -> bool {
+        self.order.is_empty()
+            || self.offline_since.is_some_and(|t| now.duration_since(t) >= limits.offline)
+    }
 }
 
 #[derive(Default)]
@@ -25,6 +61,34 @@ struct State {
     /// open sockets per client IP (bucketed)
     ips: HashMap<IpAddr, usize>,
     recent: HashMap<i64, RecentIds>,
+    /// when the remembered ids were last swept
+    swept_at: Option<Instant>,
+}
+
+impl State {
+    /// Drop every expired entry of `recent`, at most once per [`SWEEP_EVERY`].
+    fn sweep(&mut self, limits: &RecentLimits, now: Instant) {
+        if self.swept_at.is_some_and(|t| now.duration_since(t) < SWEEP_EVERY) {
+            return;
+        }
+        self.swept_at = Some(now);
+        self.recent.retain(|_, r| {
+            r.prune(limits, now);
+            !r.expired(limits, now)
+        });
+    }
+
+    /// The account's remembered ids, unless they have expired (then they are dropped now).
+    fn recent_of(&mut self, account_id: i64, limits: &RecentLimits) -> Option<&mut RecentIds> {
+        let now = Instant::now();
+        let r = self.recent.get_mut(&account_id)?;
+        r.prune(limits, now);
+        if r.expired(limits, now) {
+            self.recent.remove(&account_id);
+            return None;
+        }
+        self.recent.get_mut(&account_id)
+    }
 }
 
 /// `too_many_sockets`: the account or the client address has as many sockets as allowed.
@@ -38,11 +102,12 @@ pub(crate) fn too_many_sockets() -> AppError {
 /// The sessions of this node.
 pub(crate) struct Sessions {
     state: Mutex<State>,
+    recent: RecentLimits,
 }
 
 impl Sessions {
-    pub fn new() -> Sessions {
-        Sessions { state: Mutex::default() }
+    pub fn new(recent: RecentLimits) -> Sessions {
+        Sessions { state: Mutex::default(), recent }
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -58,6 +123,10 @@ impl Sessions {
     }
     pub fn add_socket(&self, tx: ClientTx, ip: IpAddr) {
         let mut s = self.state();
+        s.sweep(&self.recent, Instant::now());
+        if let Some(r) = s.recent_of(tx.account_id, &self.recent) {
+            r.offline_since = None;
+        }
         s.accounts.entry(tx.account_id).or_default().push(tx);
         *s.ips.entry(ip).or_default() += 1;
     }
@@ -76,8 +145,12 @@ impl Sessions {
             v.retain(|t| t.conn_id != conn_id);
             if v.is_empty() {
                 s.accounts.remove(&account_id);
+                if let Some(r) = s.recent.get_mut(&account_id) {
+                    r.offline_since = Some(Instant::now());
+                }
             }
         }
+        s.sweep(&self.recent, Instant::now());
     }
     /// The accounts with a socket on this node.
     pub fn online_accounts(&self) -> Vec<i64> {
@@ -110,25 +183,27 @@ impl Sessions {
         s.accounts.iter().filter_map(|(a, v)| Some((*a, oldest(v)?))).collect()
     }
 
-    /// The ack already sent for this (account, id), if any.
+    /// The ack already sent for this (account, id), if it is still remembered.
     pub fn seen_id(&self, account_id: i64, id: &Option<ClientId>) -> Option<Ack> {
         let id = id.as_ref()?;
-        let s = self.state();
-        let ack = s.recent.get(&account_id)?.acks.get(id)?.clone();
+        let mut s = self.state();
+        let ack = s.recent_of(account_id, &self.recent)?.acks.get(id)?.clone();
         Some(Ack { duplicate: true, ..ack })
     }
-    /// Remember the ack of (account, id) (the oldest of [`RECENT_IDS`] is forgotten).
+    /// Remember the ack of (account, id) (within [`RecentLimits`]).
     pub fn remember_id(&self, account_id: i64, id: &Option<ClientId>, ack: &Ack) {
         let Some(id) = id else { return };
         let mut s = self.state();
+        let now = Instant::now();
+        s.sweep(&self.recent, now);
+        let online = s.accounts.contains_key(&account_id);
         let e = s.recent.entry(account_id).or_default();
-        if e.acks.insert(id.clone(), ack.clone()).is_none() {
-            e.order.push_back(id.clone());
-            if e.order.len() > RECENT_IDS {
-                if let Some(old) = e.order.pop_front() {
-                    e.acks.remove(&old);
-                }
-            }
+        if !online && e.offline_since.is_none() {
+            e.offline_since = Some(now);
         }
+        if e.acks.insert(id.clone(), ack.clone()).is_none() {
+            e.order.push_back((id.clone(), now));
+        }
+        e.prune(&self.recent, now);
     }
 }

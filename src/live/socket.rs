@@ -365,8 +365,9 @@ impl Conn {
             (None, None, Some(g)) => match self.live.room_by_game(g) {
                 Some(r) => r,
                 None => {
-                    let e = ProtoError::new(ErrorCode::NotFound, "that game is not being played");
-                    self.live.room_or_moved(&format!("g{g}"), e).await?;
+                    // the answer of a room that refuses a stranger: existence is not confirmed
+                    let me = self.peer.who.account_id;
+                    self.live.room_or_moved(&format!("g{g}"), me, no_room()).await?;
                     format!("g{g}")
                 }
             },
@@ -386,7 +387,7 @@ impl Conn {
         room: &str,
         (v, by_invite): (Option<u64>, bool),
     ) -> Result<(), ProtoError> {
-        let h = self.live.room_or_moved(room, no_room()).await?;
+        let h = self.live.room_or_moved(room, self.peer.who.account_id, no_room()).await?;
         let who = self.peer.who.clone();
         let cmd = Cmd::Join { conn: self.tx.clone(), who, id: id.clone(), v, by_invite };
         if !h.send(cmd).await {
@@ -403,7 +404,7 @@ impl Conn {
         room: String,
         msg: RoomRequest,
     ) -> Result<(), ProtoError> {
-        let h = self.live.room_or_moved(&room, no_room()).await?;
+        let h = self.live.room_or_moved(&room, self.peer.who.account_id, no_room()).await?;
         let leaving = matches!(msg, RoomRequest::LeaveRoom { .. });
         let cmd =
             Cmd::Msg { conn: self.tx.clone(), who: self.peer.who.clone(), id: id.clone(), msg };

@@ -23,7 +23,7 @@ async fn three_nodes(db_url: &str) -> [Node; 3] {
 
 /// A socket through the load balancer at `path` (`/api/ws` or `/ws/n/{node}`).
 async fn via(lb: &Haproxy, path: &str, who: &Who) -> Client {
-    Client::connect_url(lb.ws_url(&format!("{path}?token={}", who.2)), who).await
+    Client::connect_url(lb.ws_url(path), who).await
 }
 
 /// The battle state at version `at` or later, as client `c` sees it (nobody moves meanwhile: the
@@ -95,7 +95,7 @@ async fn fail_over(
     }
     let killed = Instant::now();
     let new_owner = loop {
-        match lb.owner(game).await {
+        match lb.owner_as(game, &who[0].2).await {
             Some(o) if o != owner => break o,
             _ => {}
         }
@@ -117,9 +117,10 @@ async fn fail_over(
 
 /// The game's record, read through the load balancer; its moves must be exactly `acked`, in
 /// order (none lost, none doubled).
-async fn record(lb: &Haproxy, game: i64, acked: &[(String, String)]) -> Value {
-    let g: Value =
-        reqwest::get(lb.url(&format!("/api/games/{game}"))).await.unwrap().json().await.unwrap();
+async fn record(lb: &Haproxy, game: i64, acked: &[(String, String)], who: &Who) -> Value {
+    let url = lb.url(&format!("/api/games/{game}"));
+    let g = reqwest::Client::new().get(url).bearer_auth(&who.2).send().await.unwrap();
+    let g: Value = g.json().await.unwrap();
     let moves: Vec<(String, String)> = g["record"]["actions"]
         .as_array()
         .unwrap_or_else(|| panic!("the game's actions: {g}"))
@@ -171,7 +172,8 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
         game = snap["game"].as_i64().expect("the snapshot names the game");
     }
     eprintln!("game {game} deploying");
-    let owner = lb.owner(game).await.expect("the owner, asked through the load balancer");
+    let owner =
+        lb.owner_as(game, &who[0].2).await.expect("the owner, asked through the load balancer");
     assert_eq!(owner, "n2");
     for c in cs.iter_mut() {
         c.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
@@ -198,7 +200,7 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
     }
 
     // The record, read through the load balancer: every acknowledged move once, in order.
-    let g = record(&lb, game, &acked).await;
+    let g = record(&lb, game, &acked, &who[0]).await;
     assert!(g["finished_at"].is_string(), "the game is over in the record: {g}");
     assert_eq!(g["result"], json!({"reason": "elimination", "state": "won", "winner": "EW"}));
     for c in &cs {
@@ -273,7 +275,7 @@ async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_
         assert_ended(c, &over, won.clone(), &[]);
     }
 
-    record(&lb, game, &acked).await;
+    record(&lb, game, &acked, &who[0]).await;
 
     points_once(nodes.iter().filter(|n| n.id != owner), &cs).await;
     for c in &cs {

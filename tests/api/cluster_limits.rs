@@ -34,7 +34,7 @@ async fn three_nodes(db_url: &str) -> ([Node; 3], Haproxy) {
 
 /// A socket through HAProxy to node `node`, or the HTTP status its upgrade was refused with.
 async fn socket(lb: &Haproxy, node: &str, who: &Who) -> Result<Client, u16> {
-    let url = lb.ws_url(&format!("/ws/n/{node}?token={}", who.2));
+    let url = lb.ws_url(&format!("/ws/n/{node}"));
     Client::try_connect_url(url, who).await
 }
 

@@ -16,7 +16,7 @@ fn node(id: &'static str, db_url: &str) -> Node {
 
 /// A player's socket on node `n` (`/ws/n/{id}`).
 async fn connect(n: &Node, who: &(String, i64, String)) -> Client {
-    Client::connect_url(format!("ws://{}/ws/n/{}?token={}", n.addr, n.id, who.2), who).await
+    Client::connect_url(format!("ws://{}/ws/n/{}", n.addr, n.id), who).await
 }
 
 /// Wait for my turn after version `after`; returns that update (or snapshot).
@@ -54,7 +54,7 @@ async fn postgres_a_killed_node_s_game_goes_on_on_another_node() {
     p.seats.insert('S');
     let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
     let (room, game) = (ack["room"].as_str().unwrap().to_string(), ack["game"].as_i64().unwrap());
-    assert_eq!(b.owner(game).await.as_deref(), Some("a"), "every node knows the owner");
+    assert_eq!(b.owner_as(game, &who.2).await.as_deref(), Some("a"), "every node knows the owner");
     p.act(json!({"type": "confirm", "room": room})).await.unwrap();
     wait_battle(&mut p).await;
     let mut acked = vec![];
@@ -69,7 +69,7 @@ async fn postgres_a_killed_node_s_game_goes_on_on_another_node() {
     a.child.wait().unwrap();
     assert!(p.wait_closed().await != 1000, "the socket to the dead node is gone");
     let killed = Instant::now();
-    while b.owner(game).await.as_deref() != Some("b") {
+    while b.owner_as(game, &who.2).await.as_deref() != Some("b") {
         assert!(killed.elapsed() < Duration::from_secs(15), "B owns the game within 15 s");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -80,8 +80,8 @@ async fn postgres_a_killed_node_s_game_goes_on_on_another_node() {
     let mut p = connect(&b, &who).await;
     p.seats.insert('S');
     p.act(json!({"type": "join_room", "game": game, "v": v})).await.unwrap();
-    let g: Value =
-        reqwest::get(b.url(&format!("/api/games/{game}"))).await.unwrap().json().await.unwrap();
+    let g = reqwest::Client::new().get(b.url(&format!("/api/games/{game}"))).bearer_auth(&who.2);
+    let g: Value = g.send().await.unwrap().json().await.unwrap();
     let actions = g["public"]["actions"].as_array().unwrap();
     for (from, to) in &acked {
         assert!(
@@ -108,7 +108,8 @@ async fn postgres_a_node_that_lost_the_lease_cannot_commit() {
     let mut p = Client::connect(&app, &who).await;
     let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
     let (room, game) = (ack["room"].as_str().unwrap().to_string(), ack["game"].as_i64().unwrap());
-    let node: Value = app.get(&format!("/api/games/{game}/node")).await.json().await.unwrap();
+    let node: Value =
+        app.get_as(&format!("/api/games/{game}/node"), &who.2).await.json().await.unwrap();
     assert_eq!(node, json!({"node": "old", "path": "/ws/n/old"}));
     p.act(json!({"type": "confirm", "room": room})).await.unwrap();
     wait_battle(&mut p).await;
@@ -200,11 +201,11 @@ async fn postgres_a_claimed_game_is_joined_before_its_restore() {
 async fn a_single_node_is_local() {
     let app = spawn_app(Backend::Sqlite).await;
     let who = account(&app, "sn").await;
-    let mut p =
-        Client::connect_url(app.ws_url(&format!("/ws/n/local?token={}", who.2)), &who).await;
+    let mut p = Client::connect_url(app.ws_url("/ws/n/local"), &who).await;
     let ack = p.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
     let game = ack["game"].as_i64().unwrap();
-    let node: Value = app.get(&format!("/api/games/{game}/node")).await.json().await.unwrap();
+    let node: Value =
+        app.get_as(&format!("/api/games/{game}/node"), &who.2).await.json().await.unwrap();
     assert_eq!(node, json!({"node": "local", "path": "/ws/n/local"}));
     assert_eq!(app.get("/api/games/999999/node").await.status(), 404);
     assert_eq!(app.get("/ws/n/other").await.status(), 409);

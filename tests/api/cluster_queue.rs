@@ -30,7 +30,7 @@ async fn nodes(app: &TestApp, ids: &[&'static str]) -> Vec<Node> {
 
 /// `who`'s lobby socket on node `n` (`/ws/n/{id}`).
 async fn lobby(n: &Node, who: &(String, i64, String)) -> Client {
-    Client::connect_url(format!("ws://{}/ws/n/{}?token={}", n.addr, n.id, who.2), who).await
+    Client::connect_url(format!("ws://{}/ws/n/{}", n.addr, n.id), who).await
 }
 
 /// A queue request for `c` to `node`, from loopback address `ip` (the same-IP rule stays on).

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 type Who = (String, i64, String);
 
 /// Nodes n1, n2, n3 on `db_url` (the names deploy/haproxy.cfg routes), and HAProxy before them.
-async fn three_nodes(db_url: &str) -> ([Node; 3], Haproxy) {
+pub(crate) async fn three_nodes(db_url: &str) -> ([Node; 3], Haproxy) {
     let bin = Path::new(env!("CARGO_BIN_EXE_siguo"));
     let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(bin, id, db_url, &[]));
     for n in nodes.iter_mut() {
@@ -28,7 +28,7 @@ async fn three_nodes(db_url: &str) -> ([Node; 3], Haproxy) {
 
 /// A lobby socket on node `n` (as the load balancer may place it).
 async fn lobby(n: &Node, who: &Who) -> Client {
-    Client::connect_url(format!("ws://{}/ws/n/{}?token={}", n.addr, n.id, who.2), who).await
+    Client::connect_url(format!("ws://{}/ws/n/{}", n.addr, n.id), who).await
 }
 
 async fn get_json(url: String) -> (u16, Value) {
@@ -64,7 +64,7 @@ async fn same_list_everywhere(nodes: &[&Node], ok: impl Fn(&[String]) -> bool) -
 async fn follow(lb: &Haproxy, moved: &Value, who: &Who) -> Client {
     let path = moved["path"].as_str().unwrap_or_else(|| panic!("a path: {moved}"));
     assert_eq!(path, format!("/ws/n/{}", moved["node"].as_str().unwrap()), "{moved}");
-    Client::connect_url(lb.ws_url(&format!("{path}?token={}", who.2)), who).await
+    Client::connect_url(lb.ws_url(path), who).await
 }
 
 /// Rooms on two nodes are listed alike by all three, and leaderboards are the same; a casual

@@ -32,7 +32,7 @@ async fn three_nodes(db_url: &str, n2_env: &[(&str, &str)]) -> ([Node; 3], Hapro
 
 /// A socket on node `n` with `token`, or the HTTP status its upgrade was refused with.
 async fn socket(n: &Node, who: &Who, token: &str) -> Result<Client, u16> {
-    let url = format!("ws://{}/ws/n/{}?token={token}", n.addr, n.id);
+    let url = format!("ws://{}/ws/n/{}", n.addr, n.id);
     Client::try_connect_url(url, &(who.0.clone(), who.1, token.to_string())).await
 }
 

@@ -84,7 +84,7 @@ async fn rejoin(app: &TestApp, c: Client, room: &str) -> Client {
     (n.seats, n.hidden_front) = (seats, hf);
     if let Err(e) = n.act(json!({"type": "join_room", "room": room})).await {
         let game = room.trim_start_matches('g');
-        let record = app.get(&format!("/api/games/{game}")).await.text().await.unwrap();
+        let record = app.get_as(&format!("/api/games/{game}"), &who.2).await.text().await.unwrap();
         panic!("rejoin {room}: {e}; the record: {record}");
     }
     n
@@ -133,7 +133,8 @@ async fn practice_games_outlast_the_grace(backend: Backend) {
     // the record agrees: no seat escaped
     for (c, room) in [(&hf, &hf_room), (&fp, &fp_room)] {
         let game = room.trim_start_matches('g');
-        let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
+        let g: Value =
+            app.get_as(&format!("/api/games/{game}"), &c.token).await.json().await.unwrap();
         for p in g["players"].as_array().unwrap() {
             assert_eq!(p["escaped"], false, "{}: {p}", c.name);
         }

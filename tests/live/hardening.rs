@@ -93,8 +93,8 @@ async fn sessions_end_with_their_token(backend: Backend) {
             .await
             .unwrap();
         assert_eq!(support::error_code(old).await, (401, "token_revoked".to_string()), "{how}");
-        let url = app.ws_url(&format!("/api/ws?token={}", who.2));
-        assert!(tokio_tungstenite::connect_async(url).await.is_err(), "{how}: upgrade refused");
+        let req = bearer_request(&app.ws_url("/api/ws"), &who.2);
+        assert!(tokio_tungstenite::connect_async(req).await.is_err(), "{how}: upgrade refused");
         if how == "password" {
             // the new session works
             let me = http.get(app.url("/api/auth/me")).send().await.unwrap();
@@ -191,7 +191,7 @@ async fn per_account_limits(backend: Backend) {
 
     // sockets: two per account, five per IP
     let _b = Client::connect(&app, &who).await;
-    let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+    let url = ticket_url(&app.ws_url("/api/ws"), &who.2).await;
     match tokio_tungstenite::connect_async(url).await {
         Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 429),
         other => panic!("a third socket of one account was not refused: {:?}", other.is_ok()),
@@ -201,7 +201,7 @@ async fn per_account_limits(backend: Backend) {
         others.push(Client::new(&app, "lo").await);
     }
     let who = account(&app, "lx").await;
-    let url = app.ws_url(&format!("/api/ws?token={}", who.2));
+    let url = ticket_url(&app.ws_url("/api/ws"), &who.2).await;
     match tokio_tungstenite::connect_async(url).await {
         Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 429),
         other => panic!("a sixth socket from one IP was not refused: {:?}", other.is_ok()),

@@ -336,7 +336,8 @@ async fn restart_in_the_battle(backend: Backend) {
     for k in 0..4 {
         ups = hf_move(&room2, &mut cs, &ups, k + 10).await;
     }
-    let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
+    let g: Value =
+        app.get_as(&format!("/api/games/{game}"), &cs[0].token).await.json().await.unwrap();
     assert_eq!(g["variant"], "hidden_front");
     assert_eq!(g["public"]["actions"].as_array().unwrap().len(), 10, "nothing lost or doubled");
     for c in &cs {
@@ -537,7 +538,8 @@ async fn deployment_clock_then_away_loses(backend: Backend) {
     let won = json!({"state": "won", "winner": "S", "reason": "surrender"});
     assert_ended(&cs[0], &end, won, &["N"]);
     let game = end["game"].as_i64().unwrap();
-    let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
+    let g: Value =
+        app.get_as(&format!("/api/games/{game}"), &cs[0].token).await.json().await.unwrap();
     assert_eq!(g["state"], "finished", "{g}");
     cs[0].assert_no_hidden_ranks();
 }

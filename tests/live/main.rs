@@ -11,6 +11,7 @@ mod endings;
 mod game;
 mod hardening;
 mod hidden_front;
+mod privacy;
 mod protocol;
 mod resync;
 mod rooms;

@@ -17,14 +17,15 @@ async fn upgrade_needs_auth_and_origin(backend: Backend) {
         e => panic!("expected HTTP 401, got {e}"),
     }
     // bad token
-    let err = tokio_tungstenite::connect_async(app.ws_url("/api/ws?token=nope")).await.unwrap_err();
-    match err {
+    let err =
+        tokio_tungstenite::connect_async(bearer_request(&app.ws_url("/api/ws"), "nope")).await;
+    match err.unwrap_err() {
         tokio_tungstenite::tungstenite::Error::Http(r) => assert_eq!(r.status(), 401),
         e => panic!("expected HTTP 401, got {e}"),
     }
     // foreign origin
     let who = account(&app, "org").await;
-    let mut req = app.ws_url(&format!("/api/ws?token={}", who.2)).into_client_request().unwrap();
+    let mut req = bearer_request(&app.ws_url("/api/ws"), &who.2);
     req.headers_mut().insert("Origin", "https://evil.example".parse().unwrap());
     let err = tokio_tungstenite::connect_async(req).await.unwrap_err();
     match err {

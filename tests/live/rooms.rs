@@ -145,7 +145,7 @@ async fn practice_to_the_end(backend: Backend) {
     }
     p.assert_no_hidden_ranks();
     let game = ack["game"].as_i64().unwrap();
-    let g: Value = app.get(&format!("/api/games/{game}")).await.json().await.unwrap();
+    let g: Value = app.get_as(&format!("/api/games/{game}"), &p.token).await.json().await.unwrap();
     assert_eq!(g["state"], "finished");
     assert_eq!(g["kind"], "practice");
 }

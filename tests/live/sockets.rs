@@ -58,7 +58,7 @@ async fn silent_socket_dropped(backend: Backend) {
     // a raw socket nobody polls: tungstenite answers the server's pings only while it is read
     let g = guest(&app).await;
     let (mut silent, _) =
-        tokio_tungstenite::connect_async(app.ws_url(&format!("/api/ws?token={}", g.2)))
+        tokio_tungstenite::connect_async(ticket_url(&app.ws_url("/api/ws"), &g.2).await)
             .await
             .expect("connect");
     // a client whose reader answers every ping
@@ -92,7 +92,7 @@ async fn slow_reader_dropped(backend: Backend) {
     sock.set_recv_buffer_size(4096).unwrap();
     let tcp = sock.connect(app.addr).await.unwrap();
     let (mut slow, _) =
-        tokio_tungstenite::client_async(app.ws_url(&format!("/api/ws?token={}", g.2)), tcp)
+        tokio_tungstenite::client_async(ticket_url(&app.ws_url("/api/ws"), &g.2).await, tcp)
             .await
             .expect("connect");
     slow.send(Message::text(json!({"type": "join_room", "room": room}).to_string())).await.unwrap();

@@ -71,7 +71,13 @@ impl Node {
 
     /// The owner of a game, as this node tells it.
     pub async fn owner(&self, game: i64) -> Option<String> {
-        owner_at(&self.url(&format!("/api/games/{game}/node"))).await
+        owner_at(&self.url(&format!("/api/games/{game}/node")), None).await
+    }
+
+    /// The owner of a private game (a private room's, a practice game), as this node tells one
+    /// of its players (access token `token`).
+    pub async fn owner_as(&self, game: i64, token: &str) -> Option<String> {
+        owner_at(&self.url(&format!("/api/games/{game}/node")), Some(token)).await
     }
 }
 
@@ -115,9 +121,13 @@ fn workspace_root() -> PathBuf {
     }
 }
 
-/// `GET {url}` → its `node` field.
-pub async fn owner_at(url: &str) -> Option<String> {
-    let r = reqwest::get(url).await.ok()?;
+/// `GET {url}` (with `token` as bearer) → its `node` field.
+pub async fn owner_at(url: &str, token: Option<&str>) -> Option<String> {
+    let mut req = reqwest::Client::new().get(url);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let r = req.send().await.ok()?;
     if !r.status().is_success() {
         return None;
     }
@@ -221,7 +231,12 @@ impl Haproxy {
 
     /// The owner of a game, asked through the load balancer.
     pub async fn owner(&self, game: i64) -> Option<String> {
-        owner_at(&self.url(&format!("/api/games/{game}/node"))).await
+        owner_at(&self.url(&format!("/api/games/{game}/node")), None).await
+    }
+
+    /// The owner of a private game, asked through the load balancer by one of its players.
+    pub async fn owner_as(&self, game: i64, token: &str) -> Option<String> {
+        owner_at(&self.url(&format!("/api/games/{game}/node")), Some(token)).await
     }
 }
 

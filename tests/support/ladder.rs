@@ -53,6 +53,8 @@ pub fn insert_game(conn: &mut DbConn, kind: &str, seats: &mut [FinishedSeat; 4])
     diesel::insert_into(games::table)
         .values((
             games::kind.eq(kind),
+            // as a public room's game (a practice game is private)
+            games::public.eq(kind_of(kind).open_to_all(true)),
             games::options.eq("{}"),
             games::state.eq("battle"),
             games::created_at.eq(now),

@@ -55,12 +55,68 @@ pub async fn guest(app: &TestApp) -> (String, i64, String) {
     )
 }
 
+/// A WebSocket ticket of the access token `token` (`POST /api/ws/ticket` at `http_base`, e.g.
+/// `http://127.0.0.1:1234`).
+pub async fn ticket(http_base: &str, token: &str) -> String {
+    let resp = reqwest::Client::new()
+        .post(format!("{http_base}/api/ws/ticket"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("ticket request");
+    assert_eq!(resp.status(), 200, "a ticket for the socket");
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["expires_in"], 30, "{body}");
+    body["ticket"].as_str().expect("a ticket").to_string()
+}
+
+/// The WebSocket URL `url` (`ws://host/path`) with a fresh ticket of `token` in it, asked of
+/// the same host (in a cluster, any node accepts it).
+pub async fn ticket_url(url: &str, token: &str) -> String {
+    match try_ticket_url(url, token).await {
+        Ok(u) => u,
+        Err(status) => panic!("a ticket for the socket: HTTP {status}"),
+    }
+}
+
+/// As [`ticket_url`], or the HTTP status the ticket was refused with.
+pub async fn try_ticket_url(url: &str, token: &str) -> Result<String, u16> {
+    let rest = url.strip_prefix("ws://").expect("a ws:// URL");
+    let host = rest.split('/').next().unwrap();
+    let resp = reqwest::Client::new()
+        .post(format!("http://{host}/api/ws/ticket"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("ticket request");
+    if resp.status() != 200 {
+        return Err(resp.status().as_u16());
+    }
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["expires_in"], 30, "{body}");
+    let t = body["ticket"].as_str().expect("a ticket");
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Ok(format!("{url}{sep}ticket={t}"))
+}
+
+/// An upgrade request for `url` with `token` as `Authorization: Bearer`.
+pub fn bearer_request(
+    url: &str,
+    token: &str,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert("Authorization", format!("Bearer {token}").parse().unwrap());
+    req
+}
+
 impl Client {
     pub async fn connect(app: &TestApp, who: &(String, i64, String)) -> Client {
-        Client::connect_url(app.ws_url(&format!("/api/ws?token={}", who.2)), who).await
+        Client::connect_url(app.ws_url("/api/ws"), who).await
     }
 
-    /// Connect to any server at `url` (e.g. one node of a cluster) with `who`'s token in it.
+    /// Connect to any server at `url` (e.g. one node of a cluster, or the load balancer) as
+    /// `who`, with a ticket asked of that server (access tokens do not go in URLs).
     pub async fn connect_url(url: String, who: &(String, i64, String)) -> Client {
         match Client::try_connect_url(url, who).await {
             Ok(c) => c,
@@ -75,14 +131,13 @@ impl Client {
         who: &(String, i64, String),
         from: std::net::IpAddr,
     ) -> Client {
-        let url = app.ws_url(&format!("/api/ws?token={}", who.2));
-        match Client::try_connect_from(url, who, Some(from)).await {
+        match Client::try_connect_from(app.ws_url("/api/ws"), who, Some(from)).await {
             Ok(c) => c,
             Err(status) => panic!("websocket connect: refused with HTTP {status}"),
         }
     }
 
-    /// As [`Client::connect_url`], or the HTTP status the upgrade was refused with.
+    /// As [`Client::connect_url`], or the HTTP status the ticket or the upgrade was refused with.
     pub async fn try_connect_url(url: String, who: &(String, i64, String)) -> Result<Client, u16> {
         Client::try_connect_from(url, who, None).await
     }
@@ -92,6 +147,7 @@ impl Client {
         who: &(String, i64, String),
         from: Option<std::net::IpAddr>,
     ) -> Result<Client, u16> {
+        let url = try_ticket_url(&url, &who.2).await?;
         let connected = match from {
             None => tokio_tungstenite::connect_async(url).await.map(|(ws, _)| ws),
             Some(ip) => {

@@ -268,6 +268,11 @@ impl TestApp {
         self.client.get(self.url(path)).send().await.expect("request")
     }
 
+    /// GET as the holder of access token `token` (e.g. a private game's player).
+    pub async fn get_as(&self, path: &str, token: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).bearer_auth(token).send().await.expect("request")
+    }
+
     /// Register `username` with `client` (its cookie jar is logged in); returns the session JSON.
     pub async fn register_with(
         &self,

@@ -14,6 +14,7 @@ impl Room {
     pub(super) fn next_wakeup(&self) -> Option<i64> {
         let mut due: Vec<i64> = self.retry_at.into_iter().collect();
         due.extend(self.spectators_told.2);
+        due.extend(self.presence_told.1);
         match &self.phase {
             Phase::Waiting(l) => due.extend(l.empty_since.map(|e| e + EMPTY_ROOM_MS)),
             Phase::Deploying(d) => due.push(d.deadline),
@@ -54,6 +55,7 @@ impl Room {
             self.retry_at = None;
         }
         self.send_spectators_if_due(now);
+        self.send_presence_if_due(now);
         match &self.phase {
             Phase::Waiting(l) => {
                 if l.empty_since.is_some_and(|e| e + EMPTY_ROOM_MS <= now) && self.no_people() {

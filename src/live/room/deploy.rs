@@ -43,8 +43,8 @@ impl Room {
                 surrendered: false,
             },
         });
-        let (kind, options, occ, deps) =
-            (self.kind, self.options, occupants.clone(), seats.clone());
+        let kind = (self.kind, self.kind.open_to_all(self.public));
+        let (options, occ, deps) = (self.options, occupants.clone(), seats.clone());
         let guard = self.guard.clone();
         let game_id = self
             .live

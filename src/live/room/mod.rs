@@ -97,6 +97,10 @@ struct Room {
     retry_at: Option<i64>,
     /// the spectator count last sent, when, and when the next notice is due (throttled)
     spectators_told: (usize, i64, Option<i64>),
+    /// when the seats' presence was last told, and when the next notice is due (throttled)
+    presence_told: (i64, Option<i64>),
+    /// who was online by the last `presence` (the variant's seats in order)
+    presence_sent: Option<Vec<bool>>,
     closed: bool,
     /// cluster mode: every write checks this node still owns the game
     guard: crate::live::directory::Guard,
@@ -234,7 +238,13 @@ impl Room {
             }
         }
         if !self.subs.contains_key(&conn.conn_id) {
-            let e = ProtoError::new(ErrorCode::NotInRoom, "join the room first (join_room)");
+            // to a stranger who may not enter, the same answer as for a room that does not
+            // exist (someone the host kicked knows the room)
+            let knows = self.kicked.contains_key(&who.account_id);
+            let e = match knows || self.may_enter(who.account_id, false) {
+                true => ProtoError::new(ErrorCode::NotInRoom, "join the room first (join_room)"),
+                false => ProtoError::new(ErrorCode::NotFound, "no such room"),
+            };
             conn.send(&ServerMsg::error(&id, &e));
             return;
         }

@@ -224,7 +224,13 @@ impl Room {
         self.update_summary();
     }
 
-    pub(super) fn broadcast_presence(&self) {
+    /// `presence` to everyone, unless it would repeat the last one.
+    pub(super) fn broadcast_presence(&mut self) {
+        let online: Vec<bool> = self.seats().iter().map(|s| self.online(*s)).collect();
+        if self.presence_sent.as_ref() == Some(&online) {
+            return;
+        }
+        self.presence_sent = Some(online);
         let seats = seat_map(self.variant, |s| self.online(s));
         self.send_all(&ServerMsg::Presence { room: self.id.clone(), seats });
     }

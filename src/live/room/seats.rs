@@ -2,11 +2,15 @@
 use super::phase::Phase;
 use super::{Room, Sub};
 use crate::live::protocol::{now_ms, AckBody, ClientId, ErrorCode, ProtoError, ServerMsg};
-use crate::live::{ClientTx, GameKind, Who};
+use crate::live::{ClientTx, Who};
 use siguo_rules::{Seat, SeatSet, Viewer};
 
 /// At most one `spectators` notice per this many milliseconds.
 pub(super) const SPECTATOR_NOTICE_MS: i64 = 2_000;
+/// At most one notice of the seats' presence (`presence`, or `room` while waiting) caused by
+/// sockets joining and leaving per this many milliseconds: a seated person's churn cannot flood
+/// the others; the last notice always shows the true state.
+pub(super) const PRESENCE_NOTICE_MS: i64 = 1_000;
 
 impl Room {
     /// Subscribe a socket: ack, the room, and (once there is a game) its catch-up.
@@ -76,9 +80,11 @@ impl Room {
 
     /// Who may subscribe: anyone to a public casual room or a ranked game; to a private room
     /// or a practice game only its host, its seated people and whoever presented its invite.
-    fn may_enter(&mut self, account_id: i64, by_invite: bool) -> bool {
-        let open = self.kind.is_ranked() || (self.kind == GameKind::Casual && self.public);
-        if open || self.may_see_invite(account_id) || self.admitted.contains(&account_id) {
+    pub(super) fn may_enter(&mut self, account_id: i64, by_invite: bool) -> bool {
+        if self.kind.open_to_all(self.public)
+            || self.may_see_invite(account_id)
+            || self.admitted.contains(&account_id)
+        {
             return true;
         }
         if by_invite && self.invite.is_some() {
@@ -132,6 +138,21 @@ impl Room {
                 }
             }
         }
+        let (sent_at, due) = self.presence_told;
+        if due.is_none() {
+            self.presence_told.1 = Some(now.max(sent_at + PRESENCE_NOTICE_MS));
+        }
+        self.send_presence_if_due(now);
+    }
+
+    /// Tell everyone who is online if a notice is due (the room's timer sends a delayed one);
+    /// a waiting room sends the whole `room`, a game `presence` (unless nothing changed since
+    /// the last one).
+    pub(super) fn send_presence_if_due(&mut self, now: i64) {
+        if self.presence_told.1.is_none_or(|d| d > now) {
+            return;
+        }
+        self.presence_told = (now, None);
         if matches!(self.phase, Phase::Waiting(_)) {
             self.broadcast_room();
         } else {

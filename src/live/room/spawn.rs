@@ -117,6 +117,8 @@ fn new_room(
         chat_times: HashMap::new(),
         retry_at: None,
         spectators_told: (0, 0, None),
+        presence_told: (0, None),
+        presence_sent: None,
         closed: false,
         guard: crate::live::directory::Guard::new(live.directory().leases()),
     };
@@ -274,7 +276,7 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
     };
     // never equal to a version a client saw before the restart
     let kind = (g.kind, variant);
-    let (mut room, rx) = new_room(live, id.clone(), kind, false, g.options, phase, now as u64);
+    let (mut room, rx) = new_room(live, id.clone(), kind, g.public, g.options, phase, now as u64);
     room.host = variant.seats().iter().find_map(|s| room.phase.account_at(*s));
     if g.kind == GameKind::Practice {
         // a restored practice game counts against its player's rooms, as before the restart

@@ -61,9 +61,10 @@ pub fn in_variant_order<T: Clone>(variant: Variant, by: &BySeat<T>) -> Vec<T> {
 }
 
 /// Insert a new game in its deployment phase with its seats (those of `variant`); returns the id.
+/// `public`: anyone may watch it and read its record ([`GameKind::open_to_all`]).
 pub fn create_game(
     conn: &mut DbConn,
-    kind: GameKind,
+    (kind, public): (GameKind, bool),
     variant: Variant,
     options: &Options,
     seats: &BySeat<Option<SeatOccupant>>,
@@ -75,6 +76,7 @@ pub fn create_game(
         let id: i64 = diesel::insert_into(games::table)
             .values((
                 games::kind.eq(kind.as_str()),
+                games::public.eq(public),
                 games::variant.eq(variant.name()),
                 games::options.eq(&options),
                 games::state.eq("deploying"),
@@ -221,6 +223,8 @@ pub struct StoredGame {
     pub kind: GameKind,
     pub variant: Variant,
     pub options: Options,
+    /// anyone may watch it ([`GameKind::open_to_all`] of its room when it was made)
+    pub public: bool,
     /// the variant's seats are filled, the others `None`
     pub seats: BySeat<Option<SeatOccupant>>,
     pub escaped: BySeat<bool>,
@@ -253,6 +257,7 @@ const GAME_COLUMNS: (
     games::started_at,
     games::finished_at,
     games::variant,
+    games::public,
 ) = (
     games::id,
     games::kind,
@@ -264,6 +269,7 @@ const GAME_COLUMNS: (
     games::started_at,
     games::finished_at,
     games::variant,
+    games::public,
 );
 
 type GameRow = (
@@ -277,6 +283,7 @@ type GameRow = (
     Option<NaiveDateTime>,
     Option<NaiveDateTime>,
     String,
+    bool,
 );
 
 type PlayerRow = (String, Option<i64>, Option<String>, bool, bool, Option<String>, Option<bool>);
@@ -353,7 +360,7 @@ pub fn load_unfinished_game(conn: &mut DbConn, id: i64) -> AppResult<Option<Stor
 
 /// An unfinished game's row with its seats and log (`None`: it cannot be restored).
 fn stored_game(conn: &mut DbConn, row: GameRow) -> AppResult<Option<StoredGame>> {
-    let (id, kind, options, state, deps, _, _, _, _, variant) = row;
+    let (id, kind, options, state, deps, _, _, _, _, variant, public) = row;
     let variant = parse_variant(&variant)?;
     let players = load_players(conn, id)?;
     let mut seats: BySeat<Option<SeatOccupant>> = BySeat::default();
@@ -398,6 +405,7 @@ fn stored_game(conn: &mut DbConn, row: GameRow) -> AppResult<Option<StoredGame>>
         kind: GameKind::parse(&kind)
             .ok_or_else(|| AppError::internal(format!("bad kind {kind}")))?,
         options: from_json(&options, "options")?,
+        public,
         seats,
         escaped,
         stage,

@@ -6,6 +6,8 @@ use super::*;
 pub struct LoadedGame {
     pub id: i64,
     pub kind: String,
+    /// anyone may watch it and read its record; else only its players
+    pub public: bool,
     pub variant: Variant,
     pub state: String,
     pub options: Options,
@@ -34,6 +36,40 @@ pub struct GamePlayer {
     pub surrendered: bool,
 }
 
+/// May `viewer` (an account, or anyone without one) see game `id` — watch it, read its record,
+/// learn where it is played? Anyone a public game; only its players a private one. `false` for a
+/// game that does not exist, so that both get the same answer.
+pub fn may_view_game(conn: &mut DbConn, id: i64, viewer: Option<i64>) -> AppResult<bool> {
+    let public: Option<bool> =
+        games::table.find(id).select(games::public).first(conn).optional()?;
+    match (public, viewer) {
+        (None, _) | (Some(false), None) => Ok(false),
+        (Some(true), _) => Ok(true),
+        (Some(false), Some(a)) => plays_in(conn, id, a),
+    }
+}
+
+/// Does account `account` hold a seat in game `id`?
+fn plays_in(conn: &mut DbConn, id: i64, account: i64) -> AppResult<bool> {
+    let n: i64 = game_players::table
+        .filter(game_players::game_id.eq(id).and(game_players::account_id.eq(account)))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// Game `id` as `viewer` may see it: `not_found` for a private game of others, exactly as for a
+/// game that does not exist.
+pub fn load_game_for(conn: &mut DbConn, id: i64, viewer: Option<i64>) -> AppResult<LoadedGame> {
+    let g = load_game(conn, id)?;
+    let player = |a| g.players.iter().any(|p| p.account_id == Some(a));
+    if g.public || viewer.is_some_and(player) {
+        Ok(g)
+    } else {
+        Err(AppError::NotFound { what: "game" })
+    }
+}
+
 pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
     let row: Option<GameRow> = games::table.find(id).select(GAME_COLUMNS).first(conn).optional()?;
     let Some((
@@ -47,6 +83,7 @@ pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
         started_at,
         finished_at,
         variant,
+        public,
     )) = row
     else {
         return Err(AppError::NotFound { what: "game" });
@@ -70,6 +107,7 @@ pub fn load_game(conn: &mut DbConn, id: i64) -> AppResult<LoadedGame> {
     Ok(LoadedGame {
         id,
         kind,
+        public,
         variant: parse_variant(&variant)?,
         options: from_json(&options, "options")?,
         deployments,
@@ -130,10 +168,12 @@ pub struct ListedPlayer {
     pub bot: Option<String>,
 }
 
-/// Games of an account, newest first (`before`: only ids below it).
+/// Games of an account, newest first (`before`: only ids below it), as `viewer` may see them:
+/// the account itself all of them, anyone else the public ones and the private ones they played
+/// in too.
 pub fn list_games(
     conn: &mut DbConn,
-    account_id: i64,
+    (account_id, viewer): (i64, Option<i64>),
     limit: i64,
     before: Option<i64>,
 ) -> AppResult<Vec<GameListItem>> {
@@ -143,6 +183,13 @@ pub fn list_games(
         .into_boxed();
     if let Some(b) = before {
         q = q.filter(games::id.lt(b));
+    }
+    if viewer != Some(account_id) {
+        let theirs = diesel::alias!(game_players as viewer_seats);
+        let shared = theirs
+            .filter(theirs.field(game_players::account_id).eq(viewer))
+            .select(theirs.field(game_players::game_id));
+        q = q.filter(games::public.eq(true).or(games::id.eq_any(shared)));
     }
     let rows: Vec<ListRow> = q
         .order(games::id.desc())

@@ -1,0 +1,2 @@
+DROP TABLE ws_tickets;
+ALTER TABLE games DROP COLUMN public;
