@@ -136,7 +136,8 @@ async fn open_socket(
     let token =
         token.ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
     let v = state.auth.verify_access(&state.db, &token).await?;
-    if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
+    let trusted = &state.config.server.trusted_proxies;
+    if !crate::http::client::origin_allowed(&req, &state.live.config().allowed_origins, trusted) {
         return Err(AppError::forbidden(
             ErrorCode::OriginNotAllowed,
             "this origin may not open a WebSocket",
@@ -145,7 +146,7 @@ async fn open_socket(
     }
     let id = v.identity;
     let who = Who { account_id: id.account_id, name: id.name, guest: id.guest };
-    let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
+    let ip = crate::http::client_bucket(&req, trusted);
     state.live.socket_available(who.account_id, ip)?;
     socket::start(&req, body, (state.live.clone(), state.ladder.clone()), who, v.exp, ip)
 }
