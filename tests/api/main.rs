@@ -11,6 +11,7 @@ mod accounts_tokens;
 mod cluster;
 mod cluster_haproxy;
 mod cluster_nodes;
+mod cluster_proxy;
 mod cluster_queue;
 mod cluster_rooms;
 mod db_group;
