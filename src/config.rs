@@ -41,12 +41,14 @@ pub struct ServerConfig {
     pub workers: usize,
     pub static_dir: String,
     pub shutdown_timeout_secs: u64,
-    pub trust_proxy: bool,
+    /// reverse proxies whose `X-Forwarded-*` headers are believed (addresses or CIDRs; empty:
+    /// nobody), see `crate::http::client`
+    pub trusted_proxies: crate::http::client::TrustedProxies,
     /// extra Origins allowed for WebSocket upgrades
     pub allowed_origins: Vec<String>,
     pub json_limit_bytes: usize,
     pub metrics: bool,
-    /// client IPs (or CIDR-free exact addresses) allowed to read `/metrics`
+    /// client addresses (exact, no CIDRs) allowed to read `/metrics`
     pub metrics_allow: Vec<std::net::IpAddr>,
 }
 
@@ -127,6 +129,9 @@ impl Config {
     }
 
     fn extract(figment: Figment) -> Result<Config, String> {
+        if figment.find_value("server.trust_proxy").is_ok() {
+            return Err(REMOVED_TRUST_PROXY.into());
+        }
         let config: Config = figment.extract().map_err(|e| {
             let mut msg = String::from("invalid configuration:");
             for err in e {
@@ -194,6 +199,12 @@ impl Config {
     }
 }
 
+/// The answer to a configuration that still sets the removed `server.trust_proxy`.
+const REMOVED_TRUST_PROXY: &str = "invalid configuration: server.trust_proxy was removed (it \
+     believed X-Forwarded-For from anyone); list your reverse proxies' addresses or CIDRs in \
+     server.trusted_proxies instead, e.g. trusted_proxies = [\"127.0.0.1\"] \
+     (docs/deployment.md, \"Behind a reverse proxy\")";
+
 /// `SIGUO_*` variables; `SIGUO_CONFIG` and `SIGUO_TEST_*` are not settings.
 fn env_provider() -> Env {
     Env::prefixed("SIGUO_")
@@ -246,5 +257,23 @@ mod tests {
         let e = Config::from_toml("[database]\nurl = \"mysql://x\"\n").unwrap_err();
         assert!(e.contains("database.url"), "{e}");
         assert!(Config::from_toml("top_level = 1\n").is_err());
+    }
+
+    #[test]
+    fn trusted_proxies_and_the_removed_trust_proxy() {
+        assert!(Config::embedded().server.trusted_proxies.is_empty(), "nobody by default");
+        let c = Config::from_toml("[server]\ntrusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\"]\n")
+            .unwrap();
+        let t = &c.server.trusted_proxies;
+        assert!(
+            t.contains("127.0.0.1".parse().unwrap()) && t.contains("10.9.8.7".parse().unwrap())
+        );
+        assert!(!t.contains("127.0.0.2".parse().unwrap()));
+        let e = Config::from_toml("[server]\ntrusted_proxies = [\"proxy.local\"]\n").unwrap_err();
+        assert!(e.contains("proxy.local") && e.contains("trusted_proxies"), "{e}");
+        for old in ["true", "false"] {
+            let e = Config::from_toml(&format!("[server]\ntrust_proxy = {old}\n")).unwrap_err();
+            assert!(e.contains("trust_proxy was removed") && e.contains("trusted_proxies"), "{e}");
+        }
     }
 }

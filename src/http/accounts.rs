@@ -8,6 +8,7 @@ use crate::auth::{self, password, refresh, AccountOnly, Identity};
 use crate::db::accounts::{self as repo, Account};
 use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
+use crate::http::client::Client;
 use crate::http::{client_bucket, parse_optional_json};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::{get, post, web, HttpRequest, HttpResponse, HttpResponseBuilder};
@@ -79,10 +80,11 @@ pub struct Session {
     pub expires_in: u64,
 }
 
-/// Was the request made over HTTPS (as the client sees it: with `server.trust_proxy`, the
-/// proxy's `X-Forwarded-Proto`/`Forwarded`)? Cookies are then `Secure` whatever the config.
-fn is_https(req: &HttpRequest) -> bool {
-    req.connection_info().scheme() == "https"
+/// Was the request made over HTTPS (as the client sees it: through a proxy of
+/// `server.trusted_proxies`, its `X-Forwarded-Proto`)? Cookies are then `Secure` whatever the
+/// config.
+fn is_https(state: &AppState, req: &HttpRequest) -> bool {
+    Client::of(req, &state.config.server.trusted_proxies).https()
 }
 
 fn cookie<'c>(
@@ -159,7 +161,7 @@ pub async fn register(
     let Credentials { username, password } = body.into_inner();
     let key = password::check_username(&username)?;
     password::check_password(&password, &username)?;
-    let ip = client_bucket(&req, state.config.server.trust_proxy);
+    let ip = client_bucket(&req, &state.config.server.trusted_proxies);
     state.auth.limits.register_ip.take(&ip).await?;
     let (taken, alike) = {
         let (key, name) = (key.clone(), username.clone());
@@ -193,7 +195,8 @@ pub async fn register(
         })
         .await?;
     tracing::info!(account_id = account.id, "account registered");
-    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&req))).await
+    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&state, &req)))
+        .await
 }
 
 /// Log in with username and password.
@@ -211,7 +214,7 @@ pub async fn login(
 ) -> AppResult<HttpResponse> {
     let Credentials { username, password } = body.into_inner();
     let limits = &state.auth.limits;
-    let ip = client_bucket(&req, state.config.server.trust_proxy);
+    let ip = client_bucket(&req, &state.config.server.trusted_proxies);
     limits.login_ip.take(&ip).await?;
     let key: String =
         password::username_key(&username).chars().take(password::USERNAME_MAX + 1).collect();
@@ -235,7 +238,7 @@ pub async fn login(
     let ok = state.auth.verify_password(password, phc).await?;
     match account {
         Some(a) if ok && !a.is_guest => {
-            start_session(&state, a, None, None, (HttpResponse::Ok(), is_https(&req))).await
+            start_session(&state, a, None, None, (HttpResponse::Ok(), is_https(&state, &req))).await
         }
         _ => bad().await,
     }
@@ -247,7 +250,7 @@ pub async fn login(
     (status = 429, description = "`rate_limited`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/auth/guest")]
 pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
-    let ip = client_bucket(&req, state.config.server.trust_proxy);
+    let ip = client_bucket(&req, &state.config.server.trusted_proxies);
     state.auth.limits.guest_ip.take(&ip).await?;
     let account = state
         .db
@@ -267,7 +270,8 @@ pub async fn guest(state: web::Data<AppState>, req: HttpRequest) -> AppResult<Ht
             Err(AppError::internal(format!("no free guest name: {last:?}")))
         })
         .await?;
-    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&req))).await
+    start_session(&state, account, None, None, (HttpResponse::Created(), is_https(&state, &req)))
+        .await
 }
 
 /// Exchange the refresh token of the `siguo_refresh` cookie for a new access token and a new
@@ -310,7 +314,8 @@ pub async fn refresh_session(
         }
         other => other?,
     };
-    start_session(&state, account, None, Some(fresh), (HttpResponse::Ok(), is_https(&req))).await
+    start_session(&state, account, None, Some(fresh), (HttpResponse::Ok(), is_https(&state, &req)))
+        .await
 }
 
 /// The refresh token of the `siguo_refresh` cookie (never from the body, which may only be
@@ -411,5 +416,5 @@ pub async fn change_password(
     let token_generation = state.auth.revoke_tokens(&state.db, id).await?;
     state.live.close_older_sessions(id, token_generation);
     let account = Account { token_generation, ..account };
-    start_session(&state, account, None, None, (HttpResponse::Ok(), is_https(&req))).await
+    start_session(&state, account, None, None, (HttpResponse::Ok(), is_https(&state, &req))).await
 }

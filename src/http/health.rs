@@ -46,7 +46,7 @@ pub async fn readyz(state: web::Data<AppState>) -> AppResult<web::Json<HealthSta
 #[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
 #[get("/metrics")]
 pub async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
-    let ip = crate::http::client_ip(&req, state.config.server.trust_proxy);
+    let ip = crate::http::client_ip(&req, &state.config.server.trusted_proxies);
     if !state.config.server.metrics || !state.config.server.metrics_allow.contains(&ip) {
         return Err(AppError::NotFound { what: "endpoint" });
     }

@@ -146,7 +146,7 @@ pub async fn queue_join(
     path: web::Path<String>,
 ) -> AppResult<HttpResponse> {
     let ladder = LadderKind::from_path(&path)?;
-    let ip = client_ip(&req, state.config.server.trust_proxy);
+    let ip = client_ip(&req, &state.config.server.trusted_proxies);
     let status = state.ladder.join(ladder, who.account_id, who.name, ip).await?;
     Ok(HttpResponse::Ok().json(status))
 }

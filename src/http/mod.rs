@@ -1,7 +1,8 @@
 //! HTTP API: one module per resource, each with `pub fn configure(cfg: &mut web::ServiceConfig)`
 //! (registered in `app.rs`), plus the shared pieces: JSON/path/query error handling, request
-//! logging and metrics, security headers, client IP, the static files and the JSON 404.
+//! logging and metrics, security headers, the client (`client`), the static files and the JSON 404.
 pub mod accounts;
+pub mod client;
 pub mod formations;
 pub mod games;
 pub mod health;
@@ -17,8 +18,8 @@ use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
 use actix_web::middleware::{DefaultHeaders, Next};
-use actix_web::{web, HttpRequest, HttpResponse};
-use std::net::IpAddr;
+use actix_web::{web, HttpResponse};
+pub use client::{client_bucket, client_ip};
 use std::time::Instant;
 
 /// JSON bodies: size limit, and errors as `AppError` (400 `invalid_json` / `invalid_body`,
@@ -93,8 +94,9 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
 /// Refuse cross-site state-changing requests (a login CSRF such as another site posting to
 /// `/api/auth/guest` or `/api/auth/logout`): any method but GET/HEAD/OPTIONS whose
 /// `Sec-Fetch-Site` is neither `same-origin` nor `none`, or whose `Origin` is not the server's
-/// own (or in `server.allowed_origins`), gets 403 `cross_site_request`. Clients that are not
-/// browsers send neither header and are not affected.
+/// own (scheme, host and port as [`client::Client::origin`] tells them: from forwarded headers
+/// only of a trusted proxy) or in `server.allowed_origins`, gets 403 `cross_site_request`.
+/// Clients that are not browsers send neither header and are not affected.
 pub async fn same_site_only(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -104,11 +106,18 @@ pub async fn same_site_only(
     if !safe {
         let fetch_site = req.headers().get("sec-fetch-site").and_then(|v| v.to_str().ok());
         let cross_fetch = fetch_site.is_some_and(|v| v != "same-origin" && v != "none");
-        let allowed = req
-            .app_data::<web::Data<AppState>>()
-            .map(|s| s.config.server.allowed_origins.clone())
-            .unwrap_or_default();
-        if cross_fetch || !crate::live::socket::origin_allowed(req.request(), &allowed) {
+        let origin_ok = match req.app_data::<web::Data<AppState>>() {
+            Some(s) => {
+                let server = &s.config.server;
+                client::origin_allowed(
+                    req.request(),
+                    &server.allowed_origins,
+                    &server.trusted_proxies,
+                )
+            }
+            None => client::origin_allowed(req.request(), &[], &client::TrustedProxies::default()),
+        };
+        if cross_fetch || !origin_ok {
             let err = AppError::forbidden(
                 ErrorCode::CrossSiteRequest,
                 "state-changing requests must come from this site",
@@ -200,26 +209,6 @@ struct PlainError {
 struct PlainErrorDetail {
     code: ErrorCode,
     message: &'static str,
-}
-
-/// The client's IP: the peer address, or the forwarded one when `server.trust_proxy` is on.
-pub fn client_ip(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
-    let info = req.connection_info();
-    let candidate = if trust_proxy { info.realip_remote_addr() } else { info.peer_addr() };
-    candidate
-        .and_then(|s| {
-            s.parse::<std::net::SocketAddr>()
-                .map(|a| a.ip())
-                .ok()
-                .or_else(|| s.trim_matches(['[', ']']).parse::<IpAddr>().ok())
-        })
-        .or_else(|| req.peer_addr().map(|a| a.ip()))
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
-}
-
-/// The client's IP as rate limits count it (IPv6 by its /64, see `auth::limits::ip_bucket`).
-pub fn client_bucket(req: &HttpRequest, trust_proxy: bool) -> IpAddr {
-    crate::auth::limits::ip_bucket(client_ip(req, trust_proxy))
 }
 
 async fn api_not_found() -> Result<HttpResponse, AppError> {

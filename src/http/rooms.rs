@@ -74,7 +74,7 @@ pub async fn create_room(
     body: web::Json<CreateRoom>,
 ) -> AppResult<HttpResponse> {
     let b = body.into_inner();
-    let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
+    let ip = crate::http::client_bucket(&req, &state.config.server.trusted_proxies);
     let variant = b.variant.unwrap_or_default();
     let options = crate::live::options_from_json(variant, b.options)
         .map_err(|e| AppError::bad_request(e.code, e.message))?;
@@ -167,14 +167,15 @@ async fn open_socket(
     body: web::Payload,
 ) -> Result<HttpResponse, actix_web::Error> {
     let (who, token) = socket_identity(&state, &req).await?;
-    if !socket::origin_allowed(&req, &state.live.config().allowed_origins) {
+    let trusted = &state.config.server.trusted_proxies;
+    if !crate::http::client::origin_allowed(&req, &state.live.config().allowed_origins, trusted) {
         return Err(AppError::forbidden(
             ErrorCode::OriginNotAllowed,
             "this origin may not open a WebSocket",
         )
         .into());
     }
-    let ip = crate::http::client_bucket(&req, state.config.server.trust_proxy);
+    let ip = crate::http::client_bucket(&req, trusted);
     let conn_id = state.live.socket_place(who.account_id, ip).await?;
     socket::start(&req, body, (state.live.clone(), state.ladder.clone()), (who, conn_id), token, ip)
 }

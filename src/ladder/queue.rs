@@ -459,8 +459,11 @@ pub(crate) fn find_group(
     size: usize,
     now: DateTime<Utc>,
 ) -> Option<Vec<usize>> {
+    // the same address: IPv6 by its /64, as every per-address limit counts it
+    let bucket = |w: &Waiting| w.ip.map(crate::auth::limits::ip_bucket);
     let compatible = |a: &Waiting, b: &Waiting| {
-        a.account_id != b.account_id && !(config.same_ip_rule && a.ip.is_some() && a.ip == b.ip)
+        a.account_id != b.account_id
+            && !(config.same_ip_rule && a.ip.is_some() && bucket(a) == bucket(b))
     };
     for (a, anchor) in list.iter().enumerate() {
         let waited = (now - anchor.since).num_milliseconds().max(0) as f64 / 1000.0;
@@ -637,6 +640,20 @@ mod tests {
         let q = Queues::new(LadderConfig { same_ip_rule: false, ..LadderConfig::default() });
         q.join(LadderKind::RankedDual, w(1, 9, 1500.0, 0)).unwrap();
         assert_eq!(q.join(LadderKind::RankedDual, w(2, 9, 1500.0, 0)).unwrap().len(), 1);
+    }
+
+    /// One IPv6 /64 is one address for the rule, as for every per-address limit (issue 27).
+    #[test]
+    fn the_same_address_rule_counts_ipv6_by_its_64() {
+        let v6 =
+            |id: i64, ip: &str| Waiting { ip: Some(ip.parse().unwrap()), ..w(id, 0, 1500.0, 0) };
+        let q = Queues::new(LadderConfig::default());
+        q.join(LadderKind::RankedDual, v6(1, "2001:db8:0:7::1")).unwrap();
+        let same_64 = q.join(LadderKind::RankedDual, v6(2, "2001:db8:0:7:ffff::2")).unwrap();
+        assert!(same_64.is_empty(), "one /64: not matched together");
+        let m = q.join(LadderKind::RankedDual, v6(3, "2001:db8:0:8::1")).unwrap();
+        assert_eq!(m.len(), 1, "another /64");
+        assert!(m[0].m.accounts().contains(&3));
     }
 
     #[test]

@@ -21,19 +21,6 @@ pub const RATE_WINDOW: Duration = Duration::from_secs(20);
 pub const PING_EVERY: Duration = Duration::from_secs(5);
 pub const SILENCE: Duration = Duration::from_secs(30);
 
-/// Is this request's `Origin` (if any) allowed? The server's own origin always is.
-pub fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
-    let Some(origin) = req.headers().get("origin").and_then(|o| o.to_str().ok()) else {
-        return true;
-    };
-    if allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let host = req.connection_info().host().to_string();
-    let bare = origin.split("://").nth(1).unwrap_or("");
-    bare.eq_ignore_ascii_case(&host)
-}
-
 /// Upgrade an authenticated request and run the session.
 pub fn start(
     req: &HttpRequest,

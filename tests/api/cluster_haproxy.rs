@@ -208,9 +208,10 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
     }
 }
 
-/// `who`'s HTTP client, connecting from loopback address 127.0.0.`ip` (HAProxy passes it on in
-/// `X-Forwarded-For`; the nodes trust it, so the same-IP rule of the queue sees four players).
-fn http_from(ip: u8) -> reqwest::Client {
+/// An HTTP client connecting from loopback address 127.0.0.`ip` (HAProxy passes it on in
+/// `X-Forwarded-For`; the nodes trust HAProxy, so the same-address rule of the queue sees
+/// four players).
+pub fn http_from(ip: u8) -> reqwest::Client {
     reqwest::Client::builder()
         .local_address(std::net::IpAddr::from([127, 0, 0, ip]))
         .build()
@@ -228,9 +229,8 @@ fn http_from(ip: u8) -> reqwest::Client {
 async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_once() {
     let app = spawn_app(Backend::Postgres).await;
     let bin = Path::new(env!("CARGO_BIN_EXE_siguo"));
-    let mut env = crate::cluster_queue::QUEUE_ENV.to_vec();
-    env.push(("SIGUO_SERVER_TRUST_PROXY", "true"));
-    let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(bin, id, &app.db_url, &env));
+    let env = &crate::cluster_queue::QUEUE_ENV;
+    let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(bin, id, &app.db_url, env));
     for n in nodes.iter_mut() {
         n.ready().await;
     }

@@ -5,6 +5,11 @@ use crate::support;
 use crate::support::{error_code, Backend};
 use serde_json::json;
 
+/// `server.trusted_proxies = ["127.0.0.1"]`: the test's client is the proxy.
+fn loopback_proxy() -> siguo::http::client::TrustedProxies {
+    siguo::http::client::TrustedProxies::parse(["127.0.0.1"]).unwrap()
+}
+
 /// Finding 6: another site cannot swap a signed-in player for a guest or sign them out.
 async fn cross_site_posts_are_refused(backend: Backend) {
     let app = support::spawn_app(backend).await;
@@ -15,6 +20,18 @@ async fn cross_site_posts_are_refused(backend: Backend) {
         assert_eq!(error_code(r).await, (403, "cross_site_request".into()), "{path} by Origin");
         let r = c.post(app.url(path)).header("Sec-Fetch-Site", "cross-site").send().await.unwrap();
         assert_eq!(error_code(r).await, (403, "cross_site_request".into()), "{path} by fetch site");
+    }
+    // with no trusted proxy, forwarded headers cannot make a foreign origin ours, and our host
+    // with another scheme is not our origin (issue 27)
+    let spoofs = [
+        ("http://evil.example", "X-Forwarded-Host", "evil.example"),
+        ("http://evil.example", "Forwarded", "host=evil.example"),
+        (&*format!("https://{}", app.addr), "X-Forwarded-Proto", "https"),
+    ];
+    for (origin, header, value) in spoofs {
+        let r = c.post(app.url("/api/auth/guest")).header("Origin", origin).header(header, value);
+        let r = r.send().await.unwrap();
+        assert_eq!(error_code(r).await, (403, "cross_site_request".into()), "{origin}, {header}");
     }
     // the site itself, and clients without those headers, still work
     let own = format!("http://{}", app.addr);
@@ -38,7 +55,8 @@ async fn cross_site_posts_are_refused(backend: Backend) {
 /// clients are counted by their /64; password change has its own limiter.
 async fn nobody_locks_the_owner_out(backend: Backend) {
     let app = support::spawn_app_with(backend, |c| {
-        c.server.trust_proxy = true;
+        // the test's client stands for a reverse proxy on 127.0.0.1
+        c.server.trusted_proxies = loopback_proxy();
         c.limits.login_per_account_total = 30;
     })
     .await;
@@ -91,6 +109,17 @@ async fn nobody_locks_the_owner_out(backend: Backend) {
     assert_eq!(login("192.0.2.200", "wrong again").await, 429, "account-wide ceiling");
 }
 
+/// The cookies of a guest session started with `X-Forwarded-Proto: https`.
+async fn guest_cookies_claiming_https(app: &support::TestApp) -> Vec<String> {
+    let r = support::new_client()
+        .post(app.url("/api/auth/guest"))
+        .header("X-Forwarded-Proto", "https")
+        .send()
+        .await
+        .unwrap();
+    r.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect()
+}
+
 /// Finding 10, the smaller items over HTTP.
 async fn smaller_items(backend: Backend) {
     let app = support::spawn_app(backend).await;
@@ -106,16 +135,14 @@ async fn smaller_items(backend: Backend) {
         "inline script"
     );
     // Secure cookies when the request came over HTTPS (through a trusted proxy)
-    let app2 = support::spawn_app_with(backend, |c| c.server.trust_proxy = true).await;
-    let r = support::new_client()
-        .post(app2.url("/api/auth/guest"))
-        .header("X-Forwarded-Proto", "https")
-        .send()
-        .await
-        .unwrap();
-    let cookies: Vec<String> =
-        r.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
-    assert!(cookies.len() == 2 && cookies.iter().all(|c| c.contains("Secure")), "{cookies:?}");
+    let app2 =
+        support::spawn_app_with(backend, |c| c.server.trusted_proxies = loopback_proxy()).await;
+    let secure = |cookies: &[String]| cookies.iter().filter(|c| c.contains("Secure")).count();
+    let cookies = guest_cookies_claiming_https(&app2).await;
+    assert!(cookies.len() == 2 && secure(&cookies) == 2, "{cookies:?}");
+    // ... and only through a trusted proxy: anyone else's X-Forwarded-Proto is not believed
+    let cookies = guest_cookies_claiming_https(&app).await;
+    assert!(cookies.len() == 2 && secure(&cookies) == 0, "{cookies:?}");
     // /metrics only from the configured addresses
     assert_eq!(app.get("/metrics").await.status(), 200, "127.0.0.1 is allowed by default");
     let r = support::new_client()
@@ -125,6 +152,13 @@ async fn smaller_items(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(r.status(), 404);
+    // nobody is trusted by default: 127.0.0.2 claiming 127.0.0.1 is still 127.0.0.2
+    let from_2 = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+        .build()
+        .unwrap();
+    let r = from_2.get(app.url("/metrics")).header("X-Forwarded-For", "127.0.0.1").send().await;
+    assert_eq!(r.unwrap().status(), 404, "an untrusted peer's X-Forwarded-For");
     // error messages carry no Rust type names
     let r = app.client.post(app.url("/api/auth/register")).json(&json!([])).send().await.unwrap();
     let body: serde_json::Value = r.json().await.unwrap();

@@ -13,6 +13,7 @@ mod cluster_haproxy;
 mod cluster_limits;
 mod cluster_nodes;
 mod cluster_privacy;
+mod cluster_proxy;
 mod cluster_queue;
 mod cluster_rooms;
 mod cluster_sessions;

@@ -25,7 +25,8 @@ pub struct Node {
 
 impl Node {
     /// Start node `id` of the binary `bin` on a free port, with fast heartbeats (200 ms, grace
-    /// 1.5 s) and bots that do not wait; `env` adds or overrides `SIGUO_*` settings.
+    /// 1.5 s), bots that do not wait, and HAProxy's address (127.0.0.1) as its only trusted proxy;
+    /// `env` adds or overrides `SIGUO_*` settings.
     pub fn start(bin: &Path, id: &'static str, db_url: &str, env: &[(&str, &str)]) -> Node {
         let addr = format!("127.0.0.1:{}", free_port());
         let env: Vec<(String, String)> =
@@ -104,6 +105,8 @@ fn spawn(bin: &Path, id: &str, addr: &str, db_url: &str, env: &[(String, String)
         .env("SIGUO_CLUSTER_HEARTBEAT_MS", "200")
         .env("SIGUO_CLUSTER_GRACE_MS", "1500")
         .env("SIGUO_LIVE_BOT_MOVE_DELAY_MS", "0")
+        // as deploy/README.md prescribes: the nodes believe X-Forwarded-* only from HAProxy
+        .env("SIGUO_SERVER__TRUSTED_PROXIES", "127.0.0.1")
         .env("SIGUO_SERVER_STATIC_DIR", workspace_root().join("static"));
     for (k, v) in env {
         c.env(k, v);
