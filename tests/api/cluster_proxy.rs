@@ -7,13 +7,12 @@
 //! distinct loopback addresses (127.0.0.x, bound with reqwest's `local_address`).
 use crate::cluster_haproxy::http_from;
 use crate::support::cluster::{Haproxy, Node};
-use crate::support::live::{account, Client};
+use crate::support::live::{account, bearer_request, Client};
 use crate::support::{error_code, spawn_app, unique_name, Backend, GOOD_PASSWORD};
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// Three nodes (with `env`) and HAProxy in front of them.
 async fn cluster(db_url: &str, env: &[(&str, &str)]) -> ([Node; 3], Haproxy) {
@@ -103,8 +102,7 @@ async fn postgres_haproxy_spoofed_forwarded_headers_choose_no_address() {
     // sockets per address, on one node (/ws/n/n1): 2, whatever the headers say
     let mut open = vec![];
     for i in 0..3 {
-        let mut req =
-            lb.ws_url(&format!("/ws/n/n1?token={}", who.2)).into_client_request().unwrap();
+        let mut req = bearer_request(&lb.ws_url("/ws/n/n1"), &who.2);
         let ip = format!("203.0.113.{}", i + 1);
         req.headers_mut().insert("X-Forwarded-For", ip.parse().unwrap());
         req.headers_mut().insert("Forwarded", format!("for={ip}").parse().unwrap());
@@ -139,8 +137,7 @@ async fn postgres_haproxy_spoofed_forwarded_headers_choose_no_address() {
             .await
             .unwrap();
         assert_eq!(error_code(r).await, (403, "cross_site_request".into()), "POST from {origin}");
-        let mut req =
-            lb.ws_url(&format!("/ws/n/n2?token={}", who.2)).into_client_request().unwrap();
+        let mut req = bearer_request(&lb.ws_url("/ws/n/n2"), &who.2);
         let h = req.headers_mut();
         h.insert("Origin", origin.parse().unwrap());
         h.insert("X-Forwarded-Host", host.parse().unwrap());
@@ -156,7 +153,7 @@ async fn postgres_haproxy_spoofed_forwarded_headers_choose_no_address() {
     }
     let r = origins.post(lb.url("/api/auth/guest")).header("Origin", &own).send().await.unwrap();
     assert_eq!(r.status(), 201, "our own origin, through HAProxy");
-    let mut req = lb.ws_url(&format!("/ws/n/n2?token={}", who.2)).into_client_request().unwrap();
+    let mut req = bearer_request(&lb.ws_url("/ws/n/n2"), &who.2);
     req.headers_mut().insert("Origin", own.parse().unwrap());
     tokio_tungstenite::connect_async(req).await.expect("a socket from our own origin");
 }
@@ -186,7 +183,7 @@ async fn postgres_haproxy_one_address_is_never_matched_with_itself_by_spoofing()
     let mut lobbies = vec![];
     for i in 0..4 {
         let who = account(&app, "sp").await;
-        let path = format!("/ws/n/n{}?token={}", i % 3 + 1, who.2);
+        let path = format!("/ws/n/n{}", i % 3 + 1);
         lobbies.push(Client::connect_url(lb.ws_url(&path), &who).await);
     }
     for (i, c) in lobbies.iter().enumerate() {
