@@ -45,6 +45,8 @@ use tokio::sync::watch;
 pub enum GameKind {
     Ranked,
     RankedDual,
+    /// Hidden Front, two accounts paired by the `hf_ranked` queue.
+    HfRanked,
     Casual,
     Practice,
 }
@@ -54,6 +56,7 @@ impl GameKind {
         match self {
             GameKind::Ranked => "ranked",
             GameKind::RankedDual => "ranked_dual",
+            GameKind::HfRanked => "hf_ranked",
             GameKind::Casual => "casual",
             GameKind::Practice => "practice",
         }
@@ -62,13 +65,14 @@ impl GameKind {
         Some(match s {
             "ranked" => GameKind::Ranked,
             "ranked_dual" => GameKind::RankedDual,
+            "hf_ranked" => GameKind::HfRanked,
             "casual" => GameKind::Casual,
             "practice" => GameKind::Practice,
             _ => return None,
         })
     }
     pub fn is_ranked(self) -> bool {
-        matches!(self, GameKind::Ranked | GameKind::RankedDual)
+        matches!(self, GameKind::Ranked | GameKind::RankedDual | GameKind::HfRanked)
     }
 }
 
