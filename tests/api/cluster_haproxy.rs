@@ -185,6 +185,7 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
 
     // SIGKILL the owner in the middle of the battle; everyone follows the game to its new owner.
     let (_, mut cs) = fail_over(&lb, &mut nodes, &owner, game, &mut room, cs, &who, v).await;
+    cs.iter_mut().for_each(|c| c.hidden_front = true);
     let (more, _) = play_moves(&mut cs, &room, 0, 4).await;
     acked.extend(more);
 
@@ -416,13 +417,15 @@ async fn postgres_haproxy_a_hidden_front_rated_game_survives_its_owner_s_sigkill
     for c in cs.iter_mut() {
         wait_battle(c).await;
     }
-    let order: Vec<usize> = if seats[0] == 'N' { vec![0, 1] } else { vec![1, 0] };
+    // South first: it moves first, and `play_moves` reads the turns from the first client
+    let order: Vec<usize> = if seats[0] == 'S' { vec![0, 1] } else { vec![1, 0] };
     let who: Vec<Who> = order.iter().map(|&i| who[i].clone()).collect();
-    cs.sort_by_key(|c| !c.seats.contains(&'N'));
+    cs.sort_by_key(|c| !c.seats.contains(&'S'));
     let start = cs[0].last_state()["v"].as_u64().unwrap();
     let (mut acked, v) = play_moves(&mut cs, &room, start, 6).await;
 
     let (_, mut cs) = fail_over(&lb, &mut nodes, &owner, game, &mut room, cs, &who, v).await;
+    cs.iter_mut().for_each(|c| c.hidden_front = true);
     let (more, _) = play_moves(&mut cs, &room, 0, 4).await;
     acked.extend(more);
     let south = cs.iter().position(|c| c.seats.contains(&'S')).unwrap();

@@ -394,6 +394,7 @@ test('Hidden Front rated: queue, accept, play, the new rating and the chart', { 
   assert.match(await bob.textContent('[data-testid=per-game]'), /两人军棋\s*1\s*1\s*0\s*0/);
   // the leaderboard: a tab per ladder; nobody on Hidden Front's yet (10 games and a settled RD)
   await bob.goto(`${server.url}/#/leaderboard/hf_ranked`);
+  await bob.waitForSelector('[data-testid=tab-hf_ranked].active');
   assert.equal(await bob.$$eval('.tabs a', as => as.length), 3);
   await bob.waitForSelector('.empty:has-text("暂无排名")');
   assert.deepEqual(alice.errors, []);
