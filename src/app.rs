@@ -55,6 +55,10 @@ impl RunningApp {
 /// Must be called inside a tokio runtime.
 pub async fn start(config: Config) -> Result<RunningApp, String> {
     config.validate()?;
+    // the address first: a start that cannot listen must not restore (and so play) any game —
+    // the rooms of a failed start would go on writing beside the next one's
+    let listener = std::net::TcpListener::bind(config.server.listen)
+        .map_err(|e| format!("cannot listen on {}: {e}", config.server.listen))?;
     let db = Db::connect(
         &config.database.url,
         config.database.pool_size,
@@ -132,10 +136,10 @@ pub async fn start(config: Config) -> Result<RunningApp, String> {
     }
     ladder.spawn_ticker();
     let state = AppState { config: Arc::new(config), db, auth, metrics, ladder, live };
-    serve(state).await
+    serve(state, listener).await
 }
 
-async fn serve(state: AppState) -> Result<RunningApp, String> {
+async fn serve(state: AppState, listener: std::net::TcpListener) -> Result<RunningApp, String> {
     let config = state.config.clone();
     let data = web::Data::new(state.clone());
     let workers = match config.server.workers {
@@ -170,7 +174,7 @@ async fn serve(state: AppState) -> Result<RunningApp, String> {
     .tcp_nodelay(true)
     .disable_signals()
     .shutdown_timeout(config.server.shutdown_timeout_secs)
-    .bind(config.server.listen)
+    .listen(listener)
     .map_err(|e| format!("cannot listen on {}: {e}", config.server.listen))?;
     let addr = *server.addrs().first().ok_or("no listening address")?;
     let server = server.run();

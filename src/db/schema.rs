@@ -49,7 +49,7 @@ diesel::table! {
 diesel::table! {
     games (id) {
         id -> BigInt,
-        /// ranked | ranked_dual | casual | practice
+        /// ranked | ranked_dual | hf_ranked | casual | practice
         kind -> Text,
         /// JSON of siguo_rules::Options
         options -> Text,
@@ -112,7 +112,7 @@ diesel::table! {
 diesel::table! {
     ladder_stats (account_id, ladder) {
         account_id -> BigInt,
-        /// ranked | ranked_dual
+        /// ranked | ranked_dual | hf_ranked
         ladder -> Text,
         points -> Integer,
         games -> Integer,
@@ -137,6 +137,9 @@ diesel::table! {
         outcome -> Text,
         points -> Integer,
         created_at -> Timestamp,
+        /// hf_ranked: the account's Glicko-2 rating and deviation after this game
+        rating -> Nullable<Double>,
+        rd -> Nullable<Double>,
     }
 }
 
@@ -231,7 +234,7 @@ diesel::table! {
     /// a player waiting in a ranked queue (`proposal_id` NULL) or part of a proposed match
     queue_entries (account_id) {
         account_id -> BigInt,
-        /// ranked | ranked_dual
+        /// ranked | ranked_dual | hf_ranked
         ladder -> Text,
         username -> Text,
         ip -> Nullable<Text>,
@@ -243,6 +246,8 @@ diesel::table! {
         offline_since -> Nullable<Timestamp>,
         proposal_id -> Nullable<BigInt>,
         accepted -> Bool,
+        /// hf_ranked: the account of the entry's last rated game's opponent
+        last_opponent -> Nullable<BigInt>,
     }
 }
 

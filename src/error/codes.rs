@@ -86,6 +86,8 @@ pub enum ErrorCode {
     MatchPending,
     QueueCooldown,
     InRankedGame,
+    /// `hf_ranked`: the account holds a seat in a game not yet over (any kind)
+    InGame,
     NotConnected,
     // ---- the rules engine's refusals (`RuleError`) ----
     GameOver,

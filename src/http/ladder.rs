@@ -18,7 +18,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(queue_join)
         .service(queue_leave)
         .service(queue_status)
-        .service(queue_status_any);
+        .service(queue_status_any)
+        .service(titles);
 }
 
 pub const DEFAULT_PER_PAGE: i64 = 50;
@@ -61,16 +62,62 @@ pub struct LeaderboardPage {
     pub per_page: i64,
     /// players on this ladder
     pub total: i64,
-    /// ordered by points desc, wins desc, escapes asc, account id asc
+    /// ordered by points desc, wins desc, escapes asc, account id asc (`hf_ranked`: by rating
+    /// desc, account id asc, players with at least 10 games and RD at most 110)
     pub rows: Vec<Row>,
-    /// the caller's own row (only on `/me`; `null` before its first counted game)
+    /// the caller's own row (only on `/me`; `null` before its first counted game; on `hf_ranked`
+    /// with rank 0 until the caller is on the leaderboard)
     #[serde(skip_serializing_if = "Option::is_none")]
     pub me: Option<Option<Row>>,
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct TitlesQuery {
+    /// ranked | ranked_dual | hf_ranked
+    pub ladder: String,
+    /// account ids, comma-separated (at most 100)
+    pub accounts: String,
+}
+
+/// The titles (军衔) of some accounts on one ladder.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Titles {
+    pub ladder: LadderKind,
+    /// by account id; `null`: no title (a provisional Hidden Front rating)
+    #[schema(value_type = Object)]
+    pub titles: std::collections::BTreeMap<i64, Option<crate::ladder::title::Title>>,
+}
+
+/// The titles of the accounts a page shows beside their names (lobby, rooms). Readable without
+/// login; an account without a standing on the ladder has a newcomer's title.
+#[utoipa::path(get, path = "/api/titles", tag = "ladder", params(TitlesQuery),
+    responses((status = 200, body = Titles), (status = 400, description = "unknown_ladder, invalid_query", body = crate::http::openapi::ErrorResponse)))]
+#[get("/api/titles")]
+pub async fn titles(
+    state: web::Data<AppState>,
+    q: web::Query<TitlesQuery>,
+) -> AppResult<HttpResponse> {
+    let ladder = LadderKind::from_path(&q.ladder)?;
+    let ids: Vec<i64> = q
+        .accounts
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            AppError::bad_request(ErrorCode::InvalidQuery, "accounts: ids separated by commas")
+        })?;
+    if ids.len() > MAX_PER_PAGE as usize {
+        return Err(AppError::bad_request(ErrorCode::InvalidQuery, "at most 100 accounts"));
+    }
+    let rows = state.db.run(move |c| leaderboard::titles(c, ladder, &ids)).await?;
+    Ok(HttpResponse::Ok().json(Titles { ladder, titles: rows.into_iter().collect() }))
+}
+
 /// A page of a ladder's leaderboard. Readable without login.
 #[utoipa::path(get, path = "/api/leaderboard/{ladder}", tag = "ladder",
-    params(("ladder" = String, Path, description = "ranked | ranked_dual"), PageQuery),
+    params(("ladder" = String, Path, description = "ranked | ranked_dual | hf_ranked"), PageQuery),
     responses((status = 200, body = LeaderboardPage), (status = 400, description = "unknown_ladder, invalid_paging, invalid_query", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/leaderboard/{ladder}")]
 pub async fn leaderboard_page(
@@ -93,7 +140,7 @@ pub async fn leaderboard_page(
 /// The page of the leaderboard that holds the caller's own row (`page` is ignored), and the row.
 /// Before its first counted game the caller gets page 1 and `me: null`.
 #[utoipa::path(get, path = "/api/leaderboard/{ladder}/me", tag = "ladder",
-    params(("ladder" = String, Path, description = "ranked | ranked_dual"), PageQuery),
+    params(("ladder" = String, Path, description = "ranked | ranked_dual | hf_ranked"), PageQuery),
     security(("bearer" = []), ("cookie" = [])),
     responses((status = 200, body = LeaderboardPage), (status = 401, description = "not logged in", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/leaderboard/{ladder}/me")]
@@ -111,7 +158,8 @@ pub async fn leaderboard_me(
         .run(move |c| {
             let total = leaderboard::total(c, ladder)?;
             let me = leaderboard::row_of(c, ladder, account_id)?;
-            let page = me.as_ref().map(|r| (r.rank - 1) / per_page + 1).unwrap_or(1);
+            let rank = me.as_ref().map(|r| r.rank).filter(|&rank| rank > 0);
+            let page = rank.map(|rank| (rank - 1) / per_page + 1).unwrap_or(1);
             let rows = leaderboard::rows_at(c, ladder, (page - 1) * per_page, per_page)?;
             Ok((total, me, page, rows))
         })
@@ -132,7 +180,7 @@ pub async fn leaderboard_me(
 /// it (`accept_match`), the game is created in its deployment phase, every player's sockets get
 /// `match_found` and the status becomes `matched`.
 #[utoipa::path(post, path = "/api/queue/{ladder}", tag = "ladder",
-    params(("ladder" = String, Path, description = "ranked | ranked_dual")),
+    params(("ladder" = String, Path, description = "ranked | ranked_dual | hf_ranked")),
     security(("bearer" = []), ("cookie" = [])),
     responses((status = 200, body = QueueStatus),
         (status = 403, description = "guest_not_allowed", body = crate::http::openapi::ErrorResponse),
@@ -154,7 +202,7 @@ pub async fn queue_join(
 /// Leave a ladder's queue (idempotent); a match proposed to the caller on that ladder is
 /// declined. Returns the status afterwards.
 #[utoipa::path(delete, path = "/api/queue/{ladder}", tag = "ladder",
-    params(("ladder" = String, Path, description = "ranked | ranked_dual")),
+    params(("ladder" = String, Path, description = "ranked | ranked_dual | hf_ranked")),
     security(("bearer" = []), ("cookie" = [])),
     responses((status = 200, body = QueueStatus), (status = 403, description = "guest_not_allowed", body = crate::http::openapi::ErrorResponse)))]
 #[delete("/api/queue/{ladder}")]
@@ -170,7 +218,7 @@ pub async fn queue_leave(
 /// The caller's queue status: `idle`, `waiting` (since when, for how long), `proposed` (a
 /// match to accept before `deadline`), `matching`, or `matched` (game id and room to join).
 #[utoipa::path(get, path = "/api/queue/{ladder}", tag = "ladder",
-    params(("ladder" = String, Path, description = "ranked | ranked_dual")),
+    params(("ladder" = String, Path, description = "ranked | ranked_dual | hf_ranked")),
     security(("bearer" = []), ("cookie" = [])),
     responses((status = 200, body = QueueStatus), (status = 403, description = "guest_not_allowed", body = crate::http::openapi::ErrorResponse)))]
 #[get("/api/queue/{ladder}")]

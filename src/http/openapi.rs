@@ -42,6 +42,7 @@ pub struct ErrorDetailDoc {
         openapi_json,
         ladder::leaderboard_page,
         ladder::leaderboard_me,
+        ladder::titles,
         ladder::queue_join,
         ladder::queue_leave,
         ladder::queue_status,

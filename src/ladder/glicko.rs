@@ -16,6 +16,9 @@ const EPSILON: f64 = 0.000_001;
 pub const DEFAULT_RATING: f64 = 1500.0;
 pub const DEFAULT_RD: f64 = 350.0;
 pub const DEFAULT_VOLATILITY: f64 = 0.06;
+/// A rating whose deviation is above this is provisional (shown with a `?`, no title, not on the
+/// Hidden Front leaderboard; ladder.md "Hidden Front rated games").
+pub const PROVISIONAL_RD: f64 = 110.0;
 /// Deviations never leave this range (a floor keeps ratings responsive).
 pub const MIN_RD: f64 = 30.0;
 pub const MAX_RD: f64 = 350.0;
@@ -115,6 +118,19 @@ pub fn update(player: Rating, games: &[(Rating, f64)]) -> Rating {
     }
 }
 
+impl Rating {
+    /// Provisional while the deviation is above [`PROVISIONAL_RD`].
+    pub fn is_provisional(&self) -> bool {
+        self.rd > PROVISIONAL_RD
+    }
+}
+
+/// One two-player game as one rating period for both (Hidden Front): `a` scored `score_a`
+/// (1 win, ½ draw, 0 loss) against `b`. Both new ratings come from the ratings before the game.
+pub fn update_pair(a: Rating, b: Rating, score_a: f64) -> (Rating, Rating) {
+    (update(a, &[(b, score_a)]), update(b, &[(a, 1.0 - score_a)]))
+}
+
 /// The composite opponent a team presents: mean rating, root-mean-square deviation, mean volatility.
 pub fn composite(team: &[Rating]) -> Rating {
     let n = team.len().max(1) as f64;
@@ -176,6 +192,18 @@ mod tests {
         assert!((win.rating - 1500.0 + (loss.rating - 1500.0)).abs() < 1e-6);
         assert!((draw.rating - 1500.0).abs() < 1e-6);
         assert!(win.rd < DEFAULT_RD && loss.rd < DEFAULT_RD);
+    }
+
+    #[test]
+    fn a_pair_is_updated_at_once_from_the_ratings_before() {
+        let (a, b) = (r(1600.0, 80.0), r(1450.0, 200.0));
+        let (na, nb) = update_pair(a, b, 0.0);
+        assert_eq!(na, update(a, &[(b, 0.0)]));
+        assert_eq!(nb, update(b, &[(a, 1.0)]));
+        assert!(na.rating < 1600.0 && nb.rating > 1450.0);
+        // the underdog gains more than the favourite loses (its RD is larger)
+        assert!(nb.rating - 1450.0 > 1600.0 - na.rating);
+        assert!(Rating::default().is_provisional() && !r(1500.0, 110.0).is_provisional());
     }
 
     #[test]

@@ -11,16 +11,29 @@
 //! - page k starts inside the bucket where the running sum passes `offset`; the page's ids are then
 //!   one index-only range scan from that points value with an `OFFSET` inside the bucket, and the
 //!   rows themselves are fetched by id.
+//!
+//! `hf_ranked` (Hidden Front) is ordered by rating instead: rating desc, account id asc, among
+//! the players with at least [`HF_MIN_GAMES`] games and an RD of at most
+//! [`glicko::PROVISIONAL_RD`], through the partial index `ladder_stats_rating`. A player not yet
+//! on it still has a row (its profile), with rank 0.
+use super::glicko::{self, Rating};
+use super::title::Title;
 use super::LadderKind;
 use crate::db::schema::{accounts, ladder_point_counts as lpc, ladder_stats as ls};
 use crate::db::DbConn;
 use crate::error::AppResult;
+use crate::live::protocol::ShownRating;
 use diesel::prelude::*;
 use serde::Serialize;
 
-/// One row of a leaderboard (the hidden rating is never part of it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// Games a Hidden Front player needs to be on its leaderboard (ladder.md).
+pub const HF_MIN_GAMES: i32 = 10;
+
+/// One row of a leaderboard (a four-player ladder's hidden rating is never part of it).
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Row {
+    /// 1-based; 0 for a Hidden Front player not yet on the leaderboard (fewer than 10 games, or
+    /// a provisional rating: its own row still shows in its profile and on `/me`)
     pub rank: i64,
     pub account_id: i64,
     pub username: String,
@@ -31,17 +44,89 @@ pub struct Row {
     pub losses: i32,
     pub surrenders: i32,
     pub escapes: i32,
+    /// 军衔 on this ladder (`null`: a provisional Hidden Front rating)
+    pub title: Option<Title>,
+    /// `hf_ranked` only: the rating (shown rounded, with a `?` while provisional)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<ShownRating>,
 }
 
-type RawRow = (i64, String, i32, i32, i32, i32, i32, i32, i32);
+type RawRow = (i64, String, i32, i32, i32, i32, i32, i32, i32, f64, f64, f64);
 
-fn to_row(rank: i64, r: RawRow) -> Row {
-    let (account_id, username, points, games, wins, draws, losses, surrenders, escapes) = r;
-    Row { rank, account_id, username, points, games, wins, draws, losses, surrenders, escapes }
+fn to_row(ladder: LadderKind, rank: i64, r: RawRow) -> Row {
+    let (account_id, username, points, games, wins, draws, losses, surrenders, escapes) =
+        (r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8);
+    let rating = Rating { rating: r.9, rd: r.10, volatility: r.11 };
+    Row {
+        rank,
+        account_id,
+        username,
+        points,
+        games,
+        wins,
+        draws,
+        losses,
+        surrenders,
+        escapes,
+        title: Title::on(ladder, points, rating),
+        rating: ladder.is_rated().then(|| rating.into()),
+    }
+}
+
+/// The columns of a [`RawRow`].
+macro_rules! raw_columns {
+    () => {
+        (
+            ls::account_id,
+            accounts::username,
+            ls::points,
+            ls::games,
+            ls::wins,
+            ls::draws,
+            ls::losses,
+            ls::surrenders,
+            ls::escapes,
+            ls::rating,
+            ls::rd,
+            ls::volatility,
+        )
+    };
+}
+
+/// The rows of `ids` in that order, ranked from `offset + 1`.
+fn rows_of(conn: &mut DbConn, ladder: LadderKind, ids: &[i64], offset: i64) -> AppResult<Vec<Row>> {
+    let raw: Vec<RawRow> = ls::table
+        .inner_join(accounts::table)
+        .filter(ls::ladder.eq(ladder.as_str()))
+        .filter(ls::account_id.eq_any(ids))
+        .select(raw_columns!())
+        .load(conn)?;
+    Ok(ids
+        .iter()
+        .enumerate()
+        .filter_map(|(i, id)| {
+            let r = raw.iter().find(|r| r.0 == *id)?;
+            Some(to_row(ladder, offset + i as i64 + 1, r.clone()))
+        })
+        .collect())
+}
+
+/// Hidden Front's leaderboard rows: rated ladder, enough games, RD settled. Written as the
+/// predicate of the partial index `ladder_stats_rating`.
+macro_rules! on_hf_board {
+    () => {
+        ls::ladder
+            .eq(LadderKind::HfRanked.as_str())
+            .and(ls::games.ge(HF_MIN_GAMES))
+            .and(ls::rd.le(glicko::PROVISIONAL_RD))
+    };
 }
 
 /// Number of players on the ladder.
 pub fn total(conn: &mut DbConn, ladder: LadderKind) -> AppResult<i64> {
+    if ladder.is_rated() {
+        return Ok(ls::table.filter(on_hf_board!()).count().get_result(conn)?);
+    }
     let buckets: Vec<i64> =
         lpc::table.filter(lpc::ladder.eq(ladder.as_str())).select(lpc::n).load(conn)?;
     Ok(buckets.into_iter().sum())
@@ -54,6 +139,16 @@ pub fn rows_at(
     offset: i64,
     limit: i64,
 ) -> AppResult<Vec<Row>> {
+    if ladder.is_rated() {
+        let ids: Vec<i64> = ls::table
+            .filter(on_hf_board!())
+            .order((ls::rating.desc(), ls::account_id.asc()))
+            .select(ls::account_id)
+            .offset(offset)
+            .limit(limit)
+            .load(conn)?;
+        return rows_of(conn, ladder, &ids, offset);
+    }
     // Find the bucket (points value) holding position `offset`.
     let buckets: Vec<(i32, i64)> = lpc::table
         .filter(lpc::ladder.eq(ladder.as_str()))
@@ -82,29 +177,7 @@ pub fn rows_at(
         .limit(limit)
         .load(conn)?;
     // Step 2: those rows with their names.
-    let raw: Vec<RawRow> = ls::table
-        .inner_join(accounts::table)
-        .filter(ls::ladder.eq(ladder.as_str()))
-        .filter(ls::account_id.eq_any(&ids))
-        .select((
-            ls::account_id,
-            accounts::username,
-            ls::points,
-            ls::games,
-            ls::wins,
-            ls::draws,
-            ls::losses,
-            ls::surrenders,
-            ls::escapes,
-        ))
-        .load(conn)?;
-    Ok(ids
-        .iter()
-        .enumerate()
-        .filter_map(|(i, id)| {
-            raw.iter().find(|r| r.0 == *id).map(|r| to_row(offset + i as i64 + 1, r.clone()))
-        })
-        .collect())
+    rows_of(conn, ladder, &ids, offset)
 }
 
 /// The row of one account with its rank, or `None` if it has no ranked game on this ladder.
@@ -113,20 +186,29 @@ pub fn row_of(conn: &mut DbConn, ladder: LadderKind, account_id: i64) -> AppResu
         .inner_join(accounts::table)
         .filter(ls::ladder.eq(ladder.as_str()))
         .filter(ls::account_id.eq(account_id))
-        .select((
-            ls::account_id,
-            accounts::username,
-            ls::points,
-            ls::games,
-            ls::wins,
-            ls::draws,
-            ls::losses,
-            ls::surrenders,
-            ls::escapes,
-        ))
+        .select(raw_columns!())
         .first(conn)
         .optional()?;
     let Some(raw) = raw else { return Ok(None) };
+    if ladder.is_rated() {
+        let on_board = raw.3 >= HF_MIN_GAMES && raw.10 <= glicko::PROVISIONAL_RD;
+        let rank = match on_board {
+            true => {
+                let ahead: i64 = ls::table
+                    .filter(on_hf_board!())
+                    .filter(
+                        ls::rating
+                            .gt(raw.9)
+                            .or(ls::rating.eq(raw.9).and(ls::account_id.lt(account_id))),
+                    )
+                    .count()
+                    .get_result(conn)?;
+                ahead + 1
+            }
+            false => 0,
+        };
+        return Ok(Some(to_row(ladder, rank, raw)));
+    }
     let (points, wins, escapes) = (raw.2, raw.4, raw.8);
     let above: Vec<i64> = lpc::table
         .filter(lpc::ladder.eq(ladder.as_str()))
@@ -143,5 +225,30 @@ pub fn row_of(conn: &mut DbConn, ladder: LadderKind, account_id: i64) -> AppResu
             .count()
             .get_result(conn)?;
     let rank = above.into_iter().sum::<i64>() + same_ahead + 1;
-    Ok(Some(to_row(rank, raw)))
+    Ok(Some(to_row(ladder, rank, raw)))
+}
+
+/// The titles of `accounts` on `ladder` (an account with no standing there has the title of a
+/// newcomer: 工兵 on a four-player ladder, none on Hidden Front's, provisional).
+pub fn titles(
+    conn: &mut DbConn,
+    ladder: LadderKind,
+    accounts: &[i64],
+) -> AppResult<Vec<(i64, Option<Title>)>> {
+    let rows: Vec<(i64, i32, f64, f64, f64)> = ls::table
+        .filter(ls::ladder.eq(ladder.as_str()))
+        .filter(ls::account_id.eq_any(accounts))
+        .select((ls::account_id, ls::points, ls::rating, ls::rd, ls::volatility))
+        .load(conn)?;
+    Ok(accounts
+        .iter()
+        .map(|&id| {
+            let (points, rating) = rows
+                .iter()
+                .find(|r| r.0 == id)
+                .map(|r| (r.1, Rating { rating: r.2, rd: r.3, volatility: r.4 }))
+                .unwrap_or_default();
+            (id, Title::on(ladder, points, rating))
+        })
+        .collect())
 }

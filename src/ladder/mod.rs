@@ -12,6 +12,7 @@ pub mod queue;
 pub mod record;
 pub mod service;
 pub mod shared;
+pub mod title;
 
 pub use points::{Outcome, PlayerResult};
 pub use queue::{LadderConfig, Match, QueueStatus, Queues};
@@ -21,8 +22,8 @@ pub use service::{Ladder, MatchStarter};
 use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 
-/// The two ladders, each with its own leaderboard. Stored as text (`ranked`, `ranked_dual`)
-/// in `games.kind`, `ladder_stats.ladder` and `ladder_results.ladder`.
+/// The three ladders, each with its own leaderboard. Stored as text (`ranked`, `ranked_dual`,
+/// `hf_ranked`) in `games.kind`, `ladder_stats.ladder` and `ladder_results.ladder`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LadderKind {
@@ -30,15 +31,19 @@ pub enum LadderKind {
     Ranked,
     /// 排位 1v1 双控对局: two accounts, each controls both seats of one team.
     RankedDual,
+    /// 排位 · 两人军棋: two accounts play Hidden Front, rated by Glicko-2 (no points).
+    HfRanked,
 }
 
 impl LadderKind {
-    pub const ALL: [LadderKind; 2] = [LadderKind::Ranked, LadderKind::RankedDual];
+    pub const ALL: [LadderKind; 3] =
+        [LadderKind::Ranked, LadderKind::RankedDual, LadderKind::HfRanked];
 
     pub fn as_str(self) -> &'static str {
         match self {
             LadderKind::Ranked => "ranked",
             LadderKind::RankedDual => "ranked_dual",
+            LadderKind::HfRanked => "hf_ranked",
         }
     }
 
@@ -46,7 +51,23 @@ impl LadderKind {
         match s {
             "ranked" => Some(LadderKind::Ranked),
             "ranked_dual" => Some(LadderKind::RankedDual),
+            "hf_ranked" => Some(LadderKind::HfRanked),
             _ => None,
+        }
+    }
+
+    /// Rated by Glicko-2 alone (Hidden Front), not by points.
+    pub fn is_rated(self) -> bool {
+        self == LadderKind::HfRanked
+    }
+
+    /// The kind of game a match of this ladder plays.
+    pub fn game_kind(self) -> crate::live::GameKind {
+        use crate::live::GameKind;
+        match self {
+            LadderKind::Ranked => GameKind::Ranked,
+            LadderKind::RankedDual => GameKind::RankedDual,
+            LadderKind::HfRanked => GameKind::HfRanked,
         }
     }
 
@@ -55,7 +76,7 @@ impl LadderKind {
         LadderKind::parse(s).ok_or_else(|| {
             crate::error::AppError::bad_request(
                 ErrorCode::UnknownLadder,
-                format!("unknown ladder {s:?}: use ranked or ranked_dual"),
+                format!("unknown ladder {s:?}: use ranked, ranked_dual or hf_ranked"),
             )
         })
     }

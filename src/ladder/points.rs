@@ -47,7 +47,7 @@ impl Outcome {
     pub const ALL: [Outcome; 5] =
         [Outcome::Win, Outcome::Draw, Outcome::Loss, Outcome::Surrender, Outcome::Escape];
 
-    /// Ladder points for this line.
+    /// Ladder points for this line (a four-player ladder's; Hidden Front has none).
     pub fn points(self) -> i32 {
         match self {
             Outcome::Win => 3,
@@ -113,8 +113,12 @@ pub struct PlayerResult {
 }
 
 impl PlayerResult {
+    /// The points this result gives (none on Hidden Front's rated ladder).
     pub fn points(&self) -> i32 {
-        self.outcome.points()
+        match self.ladder.is_rated() {
+            true => 0,
+            false => self.outcome.points(),
+        }
     }
 }
 
@@ -154,6 +158,31 @@ pub fn outcome_from_flags(
     }
 }
 
+/// A Hidden Front player's line (one seat against one seat): an escape, then a surrender, then
+/// the game's result for its seat (a third timeout is a plain loss).
+pub fn seat_outcome(
+    status: Status,
+    seat: Seat,
+    surrendered: bool,
+    escaped: bool,
+) -> Option<Outcome> {
+    match status.is_winner(seat) {
+        _ if escaped => Some(Outcome::Escape),
+        Some(false) if surrendered => Some(Outcome::Surrender),
+        Some(true) => Some(Outcome::Win),
+        Some(false) => Some(Outcome::Loss),
+        None => (status != Status::Ongoing).then_some(Outcome::Draw),
+    }
+}
+
+/// The seats a game of `ladder` is played on.
+fn ladder_seats(ladder: LadderKind) -> &'static [Seat] {
+    match ladder {
+        LadderKind::HfRanked => &[Seat::S, Seat::N],
+        LadderKind::Ranked | LadderKind::RankedDual => &Seat::ALL,
+    }
+}
+
 /// Which ladder a finished game counts for, or why it does not.
 pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
     let ladder = LadderKind::parse(game.kind.as_str()).ok_or(NotCounted::NotRanked)?;
@@ -163,7 +192,7 @@ pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
     if game.status == Status::Ongoing {
         return Err(NotCounted::NotFinished);
     }
-    for s in game.seats.values() {
+    for s in ladder_seats(ladder).iter().map(|&seat| &game.seats[seat]) {
         if s.bot.is_some() {
             return Err(NotCounted::Bot);
         }
@@ -182,6 +211,10 @@ pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
                 && acc(Seat::E) == acc(Seat::W)
                 && acc(Seat::N) != acc(Seat::E)
         }
+        LadderKind::HfRanked => {
+            acc(Seat::S) != acc(Seat::N)
+                && [Seat::E, Seat::W].iter().all(|&s| game.seats[s].account_id.is_none())
+        }
     };
     if ok {
         Ok(ladder)
@@ -195,7 +228,7 @@ pub fn counting_ladder(game: &FinishedGame) -> Result<LadderKind, NotCounted> {
 pub fn results(game: &FinishedGame) -> Result<Vec<PlayerResult>, NotCounted> {
     let ladder = counting_ladder(game)?;
     let mut out: Vec<PlayerResult> = Vec::with_capacity(4);
-    for seat in Seat::ALL {
+    for &seat in ladder_seats(ladder) {
         let Some(id) = game.seats[seat].account_id else { continue };
         match out.iter_mut().find(|r| r.account_id == id) {
             Some(r) => r.seats.push(seat),
@@ -209,7 +242,14 @@ pub fn results(game: &FinishedGame) -> Result<Vec<PlayerResult>, NotCounted> {
         }
     }
     for r in &mut out {
-        r.outcome = account_outcome(game, &r.seats).ok_or(NotCounted::NotFinished)?;
+        r.outcome = match ladder {
+            LadderKind::HfRanked => {
+                let s = &game.seats[r.seats[0]];
+                seat_outcome(game.status, r.seats[0], s.surrendered, s.escaped)
+            }
+            _ => account_outcome(game, &r.seats),
+        }
+        .ok_or(NotCounted::NotFinished)?;
     }
     Ok(out)
 }
@@ -436,6 +476,39 @@ mod tests {
         assert_eq!(counting_ladder(&g), Err(NotCounted::Guest));
         let mut g = ranked(NS_WINS);
         g.seats[Seat::W].account_id = None;
+        assert_eq!(counting_ladder(&g), Err(NotCounted::Guest));
+    }
+
+    /// A Hidden Front ranked game: account 1 on S, 2 on N, E and W empty.
+    fn hf(status: Status) -> FinishedGame {
+        let mut seats = seated([0, 0, 1, 2]);
+        seats[Seat::N].account_id = Some(2);
+        for s in [Seat::E, Seat::W] {
+            seats[s].account_id = None;
+        }
+        FinishedGame { game_id: 9, kind: GameKind::HfRanked, seats, status, reached_battle: true }
+    }
+
+    #[test]
+    fn hidden_front_results() {
+        let s_wins = Status::SeatWon { winner: Seat::S, reason: WinReason::FlagCaptured };
+        assert_eq!(all(&hf(s_wins)), vec![(1, Outcome::Win, 0), (2, Outcome::Loss, 0)]);
+        let draw = Status::Draw { reason: DrawReason::NoCombat };
+        assert_eq!(all(&hf(draw)), vec![(1, Outcome::Draw, 0), (2, Outcome::Draw, 0)]);
+        let timeouts = Status::SeatWon { winner: Seat::N, reason: WinReason::Timeouts };
+        assert_eq!(all(&hf(timeouts)), vec![(1, Outcome::Loss, 0), (2, Outcome::Win, 0)]);
+        let mut g = hf(Status::SeatWon { winner: Seat::N, reason: WinReason::Surrender });
+        g.seats[Seat::S].surrendered = true;
+        assert_eq!(all(&g), vec![(1, Outcome::Surrender, 0), (2, Outcome::Win, 0)]);
+        g.seats[Seat::S].escaped = true;
+        assert_eq!(all(&g), vec![(1, Outcome::Escape, 0), (2, Outcome::Win, 0)]);
+        assert!(results(&g).unwrap().iter().all(|r| r.ladder == LadderKind::HfRanked));
+        // one account on both seats, or a guest, does not count
+        let mut g = hf(s_wins);
+        g.seats[Seat::N].account_id = Some(1);
+        assert_eq!(counting_ladder(&g), Err(NotCounted::BadSeating));
+        let mut g = hf(s_wins);
+        g.seats[Seat::N].guest = true;
         assert_eq!(counting_ladder(&g), Err(NotCounted::Guest));
     }
 

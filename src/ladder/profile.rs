@@ -1,6 +1,6 @@
 //! Player profiles: per-ladder standing and recent games with their results and replay links.
 use super::leaderboard::{self, Row};
-use super::points::outcome_from_flags;
+use super::points::{outcome_from_flags, seat_outcome};
 use super::{LadderKind, Outcome};
 use crate::db::schema::{accounts, game_players as gp, games, ladder_results as lr};
 use crate::db::DbConn;
@@ -21,11 +21,29 @@ pub struct Profile {
     /// Standing on each ladder (`null` before the first counted game).
     pub ranked: Option<Row>,
     pub ranked_dual: Option<Row>,
+    /// Hidden Front's rated ladder: rating, title, games (`rank` null until on the leaderboard)
+    pub hf_ranked: Option<Row>,
+    /// The `hf_ranked` rating after each rated game, oldest first (the last
+    /// [`RATING_HISTORY`]): the profile's chart.
+    pub rating_history: Vec<RatingPoint>,
     /// Finished games of each game (`four_player`, `hidden_front`), every kind counted.
     pub games: GameCounts,
     /// Most recent finished public games first (ranked, public casual rooms; never a private
     /// room's or a practice game).
     pub recent_games: Vec<RecentGame>,
+}
+
+/// How many points of the rating history a profile carries.
+pub const RATING_HISTORY: i64 = 200;
+
+/// The rating after one rated game.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct RatingPoint {
+    pub game_id: i64,
+    pub at: NaiveDateTime,
+    pub outcome: Outcome,
+    pub rating: f64,
+    pub rd: f64,
 }
 
 /// Finished games per game.
@@ -79,6 +97,8 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
     }
     let ranked = leaderboard::row_of(conn, LadderKind::Ranked, account_id)?;
     let ranked_dual = leaderboard::row_of(conn, LadderKind::RankedDual, account_id)?;
+    let hf_ranked = leaderboard::row_of(conn, LadderKind::HfRanked, account_id)?;
+    let rating_history = rating_history(conn, account_id)?;
     let rows: Vec<GameRow> = gp::table
         .inner_join(games::table)
         .filter(gp::account_id.eq(account_id))
@@ -146,18 +166,38 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
         })
         .collect();
     let games = game_counts(conn, account_id)?;
-    Ok(Profile { account_id, username: name, created_at, ranked, ranked_dual, games, recent_games })
+    Ok(Profile {
+        account_id,
+        username: name,
+        created_at,
+        ranked,
+        ranked_dual,
+        hf_ranked,
+        rating_history,
+        games,
+        recent_games,
+    })
 }
 
-/// A Hidden Front player's result (one seat against one seat).
-fn seat_outcome(status: Status, seat: Seat, surrendered: bool, escaped: bool) -> Option<Outcome> {
-    match status.is_winner(seat) {
-        _ if escaped => Some(Outcome::Escape),
-        Some(false) if surrendered => Some(Outcome::Surrender),
-        Some(true) => Some(Outcome::Win),
-        Some(false) => Some(Outcome::Loss),
-        None => (status != Status::Ongoing).then_some(Outcome::Draw),
-    }
+/// The account's `hf_ranked` rating after each of its last rated games, oldest first.
+fn rating_history(conn: &mut DbConn, account_id: i64) -> AppResult<Vec<RatingPoint>> {
+    type Point = (i64, NaiveDateTime, String, Option<f64>, Option<f64>);
+    let rows: Vec<Point> = lr::table
+        .filter(lr::account_id.eq(account_id))
+        .filter(lr::ladder.eq(LadderKind::HfRanked.as_str()))
+        .order((lr::created_at.desc(), lr::game_id.desc()))
+        .limit(RATING_HISTORY)
+        .select((lr::game_id, lr::created_at, lr::outcome, lr::rating, lr::rd))
+        .load(conn)?;
+    let mut points: Vec<RatingPoint> = rows
+        .into_iter()
+        .filter_map(|(game_id, at, outcome, rating, rd)| {
+            let outcome = Outcome::parse(&outcome)?;
+            Some(RatingPoint { game_id, at, outcome, rating: rating?, rd: rd? })
+        })
+        .collect();
+    points.reverse();
+    Ok(points)
 }
 
 /// Every finished game of the account, counted per game (one row per seat it held).

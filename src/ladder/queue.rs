@@ -1,13 +1,18 @@
-//! Matchmaking queues (排位匹配): `ranked` (four accounts → two teams) and `ranked_dual` (two
-//! accounts, each commands both seats of one team).
+//! Matchmaking queues (排位匹配): `ranked` (four accounts → two teams), `ranked_dual` (two
+//! accounts, each commands both seats of one team) and `hf_ranked` (快速匹配: two accounts play
+//! Hidden Front, South and North drawn at random).
 //!
 //! The queues live in memory (a restart empties them; players simply join again). One mutex
 //! guards them and is never held across an await. Matching runs when someone joins and on a
 //! periodic tick (so rating windows that widen with waiting time are honoured):
 //! - candidates are considered oldest first; the oldest waiting player anchors a group;
-//! - a group member must be a different account, from a different IP address when the same-IP
-//!   rule is on (default), and within the anchor's rating window, which starts at
-//!   `rating_window` and widens by `window_growth_per_sec` for every second the anchor waited;
+//! - a group member must be a different account, from a different client address when the
+//!   same-IP rule is on (default; IPv6 by its /64, [`ip_bucket`], as the rate limits count it),
+//!   and within the anchor's rating window, which starts at `rating_window` and widens by
+//!   `window_growth_per_sec` for every second the anchor waited (`hf_ranked`, ladder.md: ±100,
+//!   +50 every 5 s, `hf_rating_window` / `hf_window_step` / `hf_window_step_secs`);
+//! - `hf_ranked` does not pair an account with its last rated opponent while another compatible
+//!   player waits;
 //! - four players are split into the two teams of closest strength (hidden Glicko-2 ratings,
 //!   [`glicko::balance_four`]); which team sits N+S and who takes which seat is random.
 //!
@@ -22,6 +27,7 @@
 //!   `no_show_window_secs` earn a `no_show_cooldown_secs` queue cooldown (`queue_cooldown`).
 use super::glicko::{self, Rating};
 use super::LadderKind;
+use crate::auth::limits::ip_bucket;
 use crate::error::ErrorCode;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Duration, Utc};
@@ -54,6 +60,27 @@ pub struct LadderConfig {
     pub no_show_window_secs: u64,
     /// ...keep the player out of the queues for this many seconds (`queue_cooldown`).
     pub no_show_cooldown_secs: u64,
+    /// `hf_ranked`: the initial rating window (± Glicko points)...
+    pub hf_rating_window: f64,
+    /// ...widened by `hf_window_step` every `hf_window_step_secs` the anchor waited.
+    pub hf_window_step: f64,
+    pub hf_window_step_secs: u64,
+}
+
+impl LadderConfig {
+    /// The rating window of an anchor of `ladder` that has waited `waited_ms`.
+    pub fn window(&self, ladder: LadderKind, waited_ms: i64) -> f64 {
+        let waited_ms = waited_ms.max(0) as f64;
+        match ladder {
+            LadderKind::HfRanked => {
+                let steps = (waited_ms / (self.hf_window_step_secs.max(1) as f64 * 1000.0)).floor();
+                self.hf_rating_window + self.hf_window_step * steps
+            }
+            LadderKind::Ranked | LadderKind::RankedDual => {
+                self.rating_window + self.window_growth_per_sec * waited_ms / 1000.0
+            }
+        }
+    }
 }
 
 impl Default for LadderConfig {
@@ -68,6 +95,9 @@ impl Default for LadderConfig {
             no_show_limit: 2,
             no_show_window_secs: 600,
             no_show_cooldown_secs: 120,
+            hf_rating_window: 100.0,
+            hf_window_step: 50.0,
+            hf_window_step_secs: 5,
         }
     }
 }
@@ -82,14 +112,17 @@ pub struct Waiting {
     pub since: DateTime<Utc>,
     /// When the player was first seen without a socket (`None`: connected).
     pub offline_since: Option<DateTime<Utc>>,
+    /// `hf_ranked`: the account's last rated opponent (not paired again while others wait).
+    pub last_opponent: Option<i64>,
 }
 
-/// A match found: who sits where. Under `ranked_dual` one account holds both seats of a team.
+/// A match found: who sits where. Under `ranked_dual` one account holds both seats of a team;
+/// `hf_ranked` fills S and N only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Match {
     pub ladder: LadderKind,
-    /// Index = `Seat::index()` (N, E, S, W).
-    pub seats: [(i64, String); 4],
+    /// Index = `Seat::index()` (N, E, S, W); `None`: a seat the game does not play.
+    pub seats: [Option<(i64, String)>; 4],
     /// The players as they waited (to put them back if the game cannot be created).
     pub players: Vec<Waiting>,
 }
@@ -101,7 +134,10 @@ impl Match {
     }
     /// Seats held by `account_id`.
     pub fn seats_of(&self, account_id: i64) -> Vec<Seat> {
-        Seat::ALL.into_iter().filter(|s| self.seats[s.index()].0 == account_id).collect()
+        Seat::ALL
+            .into_iter()
+            .filter(|s| self.seats[s.index()].as_ref().is_some_and(|x| x.0 == account_id))
+            .collect()
     }
 }
 
@@ -268,9 +304,7 @@ impl Queues {
     pub fn tick(&self) -> Vec<Proposal> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let now = Utc::now();
-        let mut out = self.find_matches(&mut st, LadderKind::Ranked, now);
-        out.extend(self.find_matches(&mut st, LadderKind::RankedDual, now));
-        out
+        LadderKind::ALL.into_iter().flat_map(|l| self.find_matches(&mut st, l, now)).collect()
     }
 
     /// `account_id` accepts proposal `id` (again: harmless). When every player has, the
@@ -426,7 +460,7 @@ impl Queues {
         loop {
             let list = st.waiting.entry(ladder).or_default();
             list.sort_by_key(|w| w.since);
-            let Some(group) = find_group(&self.config, list, size, now) else { break };
+            let Some(group) = find_group(&self.config, ladder, list, size, now) else { break };
             let mut players = vec![];
             for &i in group.iter().rev() {
                 players.push(list.remove(i));
@@ -452,34 +486,40 @@ impl Queues {
 
 /// Indexes (ascending) of a compatible group of `size` in `list` (oldest first), anchored at the
 /// oldest connected player that has one. Shared by the in-memory queues and the cluster's
-/// ([`super::shared`]).
+/// ([`super::shared`]). A pair of last opponents is formed only when no other pair can be.
 pub(crate) fn find_group(
     config: &LadderConfig,
+    ladder: LadderKind,
     list: &[Waiting],
     size: usize,
     now: DateTime<Utc>,
 ) -> Option<Vec<usize>> {
-    // the same address: IPv6 by its /64, as every per-address limit counts it
-    let bucket = |w: &Waiting| w.ip.map(crate::auth::limits::ip_bucket);
-    let compatible = |a: &Waiting, b: &Waiting| {
-        a.account_id != b.account_id
-            && !(config.same_ip_rule && a.ip.is_some() && bucket(a) == bucket(b))
+    let same_address = |a: &Waiting, b: &Waiting| match (a.ip, b.ip) {
+        (Some(x), Some(y)) => config.same_ip_rule && ip_bucket(x) == ip_bucket(y),
+        _ => false,
     };
-    for (a, anchor) in list.iter().enumerate() {
-        let waited = (now - anchor.since).num_milliseconds().max(0) as f64 / 1000.0;
-        let window = config.rating_window + config.window_growth_per_sec * waited;
-        if anchor.offline_since.is_some() {
-            continue;
-        }
-        let mut group = vec![a];
-        for (j, cand) in list.iter().enumerate().skip(a + 1) {
-            if cand.offline_since.is_none()
-                && (cand.rating.rating - anchor.rating.rating).abs() <= window
-                && group.iter().all(|&g| compatible(&list[g], cand))
-            {
-                group.push(j);
-                if group.len() == size {
-                    return Some(group);
+    let rematch = |a: &Waiting, b: &Waiting| {
+        a.last_opponent == Some(b.account_id) || b.last_opponent == Some(a.account_id)
+    };
+    for allow_rematch in [false, true] {
+        let compatible = |a: &Waiting, b: &Waiting| {
+            a.account_id != b.account_id && !same_address(a, b) && (allow_rematch || !rematch(a, b))
+        };
+        for (a, anchor) in list.iter().enumerate() {
+            if anchor.offline_since.is_some() {
+                continue;
+            }
+            let window = config.window(ladder, (now - anchor.since).num_milliseconds());
+            let mut group = vec![a];
+            for (j, cand) in list.iter().enumerate().skip(a + 1) {
+                if cand.offline_since.is_none()
+                    && (cand.rating.rating - anchor.rating.rating).abs() <= window
+                    && group.iter().all(|&g| compatible(&list[g], cand))
+                {
+                    group.push(j);
+                    if group.len() == size {
+                        return Some(group);
+                    }
                 }
             }
         }
@@ -491,7 +531,7 @@ pub(crate) fn find_group(
 pub(crate) fn group_size(ladder: LadderKind) -> usize {
     match ladder {
         LadderKind::Ranked => 4,
-        LadderKind::RankedDual => 2,
+        LadderKind::RankedDual | LadderKind::HfRanked => 2,
     }
 }
 
@@ -533,12 +573,17 @@ fn proposal_for(st: &mut State, account_id: i64, id: u64) -> AppResult<&mut Prop
 /// Assign seats: balanced teams, random sides and seats.
 pub(crate) fn seat(ladder: LadderKind, mut players: Vec<Waiting>) -> Match {
     let mut rng = rand::rng();
-    let who = |w: &Waiting| (w.account_id, w.username.clone());
+    let who = |w: &Waiting| Some((w.account_id, w.username.clone()));
     let seats = match ladder {
         LadderKind::RankedDual => {
             players.shuffle(&mut rng);
             let (a, b) = (who(&players[0]), who(&players[1]));
             [a.clone(), b.clone(), a, b]
+        }
+        LadderKind::HfRanked => {
+            // N, E, S, W: who plays South (moves first) is drawn
+            let south = usize::from(rand::Rng::random_bool(&mut rng, 0.5));
+            [who(&players[1 - south]), None, who(&players[south]), None]
         }
         LadderKind::Ranked => {
             let r = [players[0].rating, players[1].rating, players[2].rating, players[3].rating];
@@ -571,6 +616,7 @@ mod tests {
             rating: Rating { rating, ..Rating::default() },
             since: Utc::now() - Duration::seconds(ago_secs),
             offline_since: None,
+            last_opponent: None,
         }
     }
 
@@ -596,7 +642,7 @@ mod tests {
         assert_eq!(q.accept(1, p[0].id).unwrap(), None);
         assert!(matches!(q.status(1), QueueStatus::Proposed { accepted: true, .. }));
         let m = &accept_all(&q, &p[0]);
-        let mut ids: Vec<i64> = m.seats.iter().map(|s| s.0).collect();
+        let mut ids: Vec<i64> = m.seats.iter().flatten().map(|s| s.0).collect();
         ids.sort();
         assert_eq!(ids, vec![1, 2, 3, 4]);
         // the two strong players are on different teams
@@ -619,9 +665,9 @@ mod tests {
         let q = Queues::new(LadderConfig::default());
         assert!(q.join(LadderKind::RankedDual, w(1, 1, 1500.0, 0)).unwrap().is_empty());
         let m = q.join(LadderKind::RankedDual, w(2, 2, 1500.0, 0)).unwrap().remove(0).m;
-        assert_eq!(m.seats[0].0, m.seats[2].0);
-        assert_eq!(m.seats[1].0, m.seats[3].0);
-        assert_ne!(m.seats[0].0, m.seats[1].0);
+        assert_eq!(m.seats[0], m.seats[2]);
+        assert_eq!(m.seats[1], m.seats[3]);
+        assert_ne!(m.seats[0], m.seats[1]);
         assert_eq!(m.seats_of(1).len(), 2);
     }
 
@@ -774,5 +820,66 @@ mod tests {
         assert!(q.tick().is_empty(), "an offline entry is not matched");
         assert!(q.sweep(|_| true).is_empty());
         assert_eq!(q.tick().len(), 1, "back online: matched");
+    }
+
+    #[test]
+    fn hidden_front_pairs_two_on_south_and_north() {
+        let q = Queues::new(LadderConfig::default());
+        assert!(q.join(LadderKind::HfRanked, w(1, 1, 1500.0, 0)).unwrap().is_empty());
+        let e = q.join(LadderKind::Ranked, w(1, 1, 1500.0, 0)).unwrap_err();
+        assert_eq!(e.code(), "already_queued", "one queue at a time");
+        let p = q.join(LadderKind::HfRanked, w(2, 2, 1500.0, 0)).unwrap().remove(0);
+        let m = accept_all(&q, &p);
+        assert!(m.seats[Seat::E.index()].is_none() && m.seats[Seat::W.index()].is_none());
+        let (s, n) = (m.seats_of(1), m.seats_of(2));
+        assert_eq!(s.len() + n.len(), 2);
+        assert_ne!(s, n);
+        assert!(s.iter().chain(&n).all(|x| matches!(x, Seat::S | Seat::N)));
+    }
+
+    #[test]
+    fn hidden_front_window_is_100_then_50_more_every_5_seconds() {
+        let c = LadderConfig::default();
+        let win = |ms| c.window(LadderKind::HfRanked, ms);
+        assert_eq!((win(0), win(4_999), win(5_000), win(12_000)), (100.0, 100.0, 150.0, 200.0));
+        let q = Queues::new(LadderConfig::default());
+        q.join(LadderKind::HfRanked, w(1, 1, 1500.0, 0)).unwrap();
+        assert!(q.join(LadderKind::HfRanked, w(2, 2, 1620.0, 0)).unwrap().is_empty(), "120 apart");
+        let q = Queues::new(LadderConfig::default());
+        q.join(LadderKind::HfRanked, w(1, 1, 1500.0, 6)).unwrap();
+        assert_eq!(q.join(LadderKind::HfRanked, w(2, 2, 1620.0, 0)).unwrap().len(), 1, "±150");
+    }
+
+    #[test]
+    fn one_ipv6_network_is_one_address_and_last_opponents_wait_for_others() {
+        let v6 = |id: i64, addr: &str| Waiting {
+            ip: Some(addr.parse().unwrap()),
+            ..w(id, 0, 1500.0, 9)
+        };
+        let q = Queues::new(LadderConfig::default());
+        q.join(LadderKind::HfRanked, v6(1, "2001:db8:1:2::10")).unwrap();
+        assert!(
+            q.join(LadderKind::HfRanked, v6(2, "2001:db8:1:2::99")).unwrap().is_empty(),
+            "same /64"
+        );
+        let p = q.join(LadderKind::HfRanked, v6(3, "2001:db8:1:3::10")).unwrap();
+        assert_eq!(p[0].m.accounts(), vec![1, 3]);
+
+        let q = Queues::new(LadderConfig::default());
+        q.join(LadderKind::HfRanked, Waiting { last_opponent: Some(2), ..w(1, 1, 1500.0, 3) })
+            .unwrap();
+        q.join(LadderKind::HfRanked, Waiting { last_opponent: Some(1), ..w(2, 2, 1500.0, 2) })
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(q.status(1), QueueStatus::Proposed { .. }), "nobody else: a rematch");
+        // 1, 2 (last opponents) and 3 wait before the matcher runs: 1 meets 3, not 2 again
+        let q2 = Queues::new(LadderConfig::default());
+        let entries = [(1, Some(2), 3), (2, Some(1), 2), (3, None, 1)];
+        for (id, last, ago) in entries {
+            let e = Waiting { last_opponent: last, ..w(id, id as u8, 1500.0, ago) };
+            q2.state.lock().unwrap().waiting.entry(LadderKind::HfRanked).or_default().push(e);
+        }
+        let p = q2.tick();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].m.accounts(), vec![1, 3]);
     }
 }

@@ -30,7 +30,7 @@ macro_rules! on_backend {
 }
 
 /// What [`record_result`] did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Recorded {
     /// The ladder the game counts for (`None`: it does not count, nothing was written).
     pub ladder: Option<LadderKind>,
@@ -42,11 +42,13 @@ pub struct Recorded {
 }
 
 /// One account's applied result of a game (a `ladder_results` row).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StoredResult {
     pub account_id: i64,
     pub outcome: Outcome,
     pub points: i32,
+    /// The account's Glicko-2 rating after the game (the hidden one on four-player ladders).
+    pub rating: Option<Rating>,
 }
 
 /// Apply `game` to the ladder if it counts; idempotent. See the module docs.
@@ -63,7 +65,7 @@ pub fn record_result(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Record
         let mut applied = insert_results(conn, game.game_id, ladder, &results)?;
         applied.sort_by_key(|r| r.account_id);
         if !applied.is_empty() {
-            apply_stats(conn, ladder, &results, &applied)?;
+            apply_stats(conn, (game.game_id, ladder), &results, &applied)?;
         }
         Ok(Recorded {
             ladder: Some(ladder),
@@ -105,17 +107,32 @@ fn insert_results<'r>(
 
 /// The results of a game as stored, by account id.
 pub fn stored_results(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<StoredResult>> {
-    let rows: Vec<(i64, String, i32)> = lr::table
+    type Row = (i64, String, i32, Option<f64>, Option<f64>, Option<f64>);
+    let rows: Vec<Row> = lr::table
+        .inner_join(ls::table.on(ls::account_id.eq(lr::account_id).and(ls::ladder.eq(lr::ladder))))
         .filter(lr::game_id.eq(game_id))
         .order(lr::account_id)
-        .select((lr::account_id, lr::outcome, lr::points))
+        .select((
+            lr::account_id,
+            lr::outcome,
+            lr::points,
+            lr::rating,
+            lr::rd,
+            ls::volatility.nullable(),
+        ))
         .load(conn)?;
     rows.into_iter()
-        .map(|(account_id, outcome, points)| {
+        .map(|(account_id, outcome, points, rating, rd, volatility)| {
             let outcome = Outcome::parse(&outcome).ok_or_else(|| {
                 AppError::internal(format!("stored outcome {outcome:?} of game {game_id}"))
             })?;
-            Ok(StoredResult { account_id, outcome, points })
+            let rating = match (rating, rd, volatility) {
+                (Some(rating), Some(rd), Some(volatility)) => {
+                    Some(Rating { rating, rd, volatility })
+                }
+                _ => None,
+            };
+            Ok(StoredResult { account_id, outcome, points, rating })
         })
         .collect()
 }
@@ -124,7 +141,7 @@ pub fn stored_results(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<StoredRe
 /// id: the lock order) and the point buckets. `results`: every player of the game.
 fn apply_stats(
     conn: &mut DbConn,
-    ladder: LadderKind,
+    (game_id, ladder): (i64, LadderKind),
     results: &[PlayerResult],
     applied: &[&PlayerResult],
 ) -> AppResult<()> {
@@ -144,12 +161,19 @@ fn apply_stats(
             .unwrap_or_default()
     };
     for r in applied {
-        let opponents: Vec<Rating> =
-            results.iter().filter(|o| o.team != r.team).map(|o| rating_of(o.account_id)).collect();
+        // every new rating comes from the ratings before the game: one rating period for all
+        let opponents: Vec<Rating> = results
+            .iter()
+            .filter(|o| opposes(ladder, r, o))
+            .map(|o| rating_of(o.account_id))
+            .collect();
         let new = glicko::update(
             rating_of(r.account_id),
             &[(glicko::composite(&opponents), r.outcome.score())],
         );
+        diesel::update(lr::table.find((game_id, r.account_id)))
+            .set((lr::rating.eq(Some(new.rating)), lr::rd.eq(Some(new.rd))))
+            .execute(conn)?;
         if let Some(now_points) = apply_one(conn, ladder, r, new)? {
             *bucket_delta.entry(now_points - r.points()).or_default() -= 1;
             *bucket_delta.entry(now_points).or_default() += 1;
@@ -161,6 +185,15 @@ fn apply_stats(
         }
     }
     Ok(())
+}
+
+/// Whether `o` is `r`'s opponent: the other team, or on Hidden Front (seats S and N, both of
+/// the same nominal team) the other player.
+fn opposes(ladder: LadderKind, r: &PlayerResult, o: &PlayerResult) -> bool {
+    match ladder {
+        LadderKind::HfRanked => o.account_id != r.account_id,
+        LadderKind::Ranked | LadderKind::RankedDual => o.team != r.team,
+    }
 }
 
 /// Every player of the game gets a stats row (ratings are read for all of them); returns the

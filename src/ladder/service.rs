@@ -254,40 +254,18 @@ impl Ladder {
                 "connect to live play (the WebSocket) before queueing",
             ));
         }
-        let (rating, playing) = self
-            .db
-            .run(move |c| {
-                use crate::db::schema::{game_players as gp, games};
-                let playing: Option<i64> = gp::table
-                    .inner_join(games::table)
-                    .filter(gp::account_id.eq(account_id))
-                    .filter(games::kind.eq_any(["ranked", "ranked_dual"]))
-                    .filter(games::state.eq_any(["deploying", "battle"]))
-                    .select(games::id)
-                    .first(c)
-                    .optional()?;
-                let r: Option<(f64, f64, f64)> = ls::table
-                    .filter(ls::account_id.eq(account_id))
-                    .filter(ls::ladder.eq(ladder.as_str()))
-                    .select((ls::rating, ls::rd, ls::volatility))
-                    .first(c)
-                    .optional()?;
-                Ok((
-                    r.map(|(rating, rd, volatility)| Rating { rating, rd, volatility })
-                        .unwrap_or_default(),
-                    playing,
-                ))
-            })
-            .await?;
-        if let Some(game) = playing {
-            return Err(AppError::conflict(
-                ErrorCode::InRankedGame,
-                format!("finish your ranked game {game} before queueing again"),
-            ));
-        }
+        let (rating, last_opponent) = self.db.run(move |c| standing(c, ladder, account_id)).await?;
         tracing::debug!(account_id, ladder = ladder.as_str(), %ip, rating = rating.rating, "queue join");
         let since = chrono::Utc::now();
-        let w = Waiting { account_id, username, ip: Some(ip), rating, since, offline_since: None };
+        let w = Waiting {
+            account_id,
+            username,
+            ip: Some(ip),
+            rating,
+            since,
+            offline_since: None,
+            last_opponent,
+        };
         if let Some(shared) = self.shared.get() {
             shared.join(ladder, w).await?;
             self.match_shared(shared).await;
@@ -322,24 +300,29 @@ impl Ladder {
     }
 }
 
-/// Live play creates ranked games: default options (always `four_dark`), no bots, every seat an
-/// account. Live play itself sends each player's sockets `match_found` (docs/protocol.md).
+/// Live play creates ranked games: the game's default options (always `four_dark` for the
+/// four-player game; Hidden Front's standard clocks), no bots, every seat an account. Live play itself sends each player's sockets `match_found` (docs/protocol.md).
 /// A player is online while it has a socket open.
 impl MatchStarter for crate::live::Live {
     fn start(&self, m: Match) -> Starting {
         let live = self.clone();
         Box::pin(async move {
-            use crate::live::{GameKind, SeatOccupant};
-            let kind = match m.ladder {
-                LadderKind::Ranked => GameKind::Ranked,
-                LadderKind::RankedDual => GameKind::RankedDual,
+            use crate::live::SeatOccupant;
+            use siguo_rules::{BySeat, Options, Variant};
+            let variant = match m.ladder {
+                LadderKind::HfRanked => Variant::HiddenFront,
+                LadderKind::Ranked | LadderKind::RankedDual => Variant::FourPlayer,
             };
-            let seats = m.seats.clone().map(|(account_id, name)| SeatOccupant::Account {
-                account_id,
-                name,
-                guest: false,
-            });
-            live.create_game(kind, seats, siguo_rules::Options::default()).await
+            let seats = BySeat::from(m.seats.clone().map(|seat| {
+                seat.map(|(account_id, name)| SeatOccupant::Account {
+                    account_id,
+                    name,
+                    guest: false,
+                })
+            }));
+            // the standard options and clocks of the game, never shortened
+            let options = Options::for_variant(variant);
+            live.create_game_of(m.ladder.game_kind(), variant, seats, options).await
         })
     }
 
@@ -354,6 +337,68 @@ impl MatchStarter for crate::live::Live {
     fn tell(&self, account_id: i64, msg: &ServerMsg) {
         crate::live::Live::tell(self, account_id, msg);
     }
+}
+
+/// Where an account stands before it joins `ladder`'s queue: its rating there and (`hf_ranked`)
+/// its last rated opponent. Refused while it plays a ranked game (`in_ranked_game`) or, for
+/// `hf_ranked`, holds a seat in any game not over (`in_game`).
+fn standing(
+    c: &mut crate::db::DbConn,
+    ladder: LadderKind,
+    account_id: i64,
+) -> AppResult<(Rating, Option<i64>)> {
+    use crate::db::schema::{game_players as gp, games, ladder_results as lr};
+    let playing: Option<(i64, String)> = gp::table
+        .inner_join(games::table)
+        .filter(gp::account_id.eq(account_id))
+        .filter(games::state.eq_any(["deploying", "battle"]))
+        .select((games::id, games::kind))
+        .order(games::id.desc())
+        .load::<(i64, String)>(c)?
+        .into_iter()
+        .find(|(_, kind)| LadderKind::parse(kind).is_some() || ladder == LadderKind::HfRanked);
+    if let Some((game, kind)) = playing {
+        return Err(match LadderKind::parse(&kind) {
+            Some(_) => AppError::conflict(
+                ErrorCode::InRankedGame,
+                format!("finish your ranked game {game} before queueing again"),
+            ),
+            None => AppError::conflict(
+                ErrorCode::InGame,
+                format!("finish your game {game} before queueing for a rated game"),
+            ),
+        });
+    }
+    let r: Option<(f64, f64, f64)> = ls::table
+        .filter(ls::account_id.eq(account_id))
+        .filter(ls::ladder.eq(ladder.as_str()))
+        .select((ls::rating, ls::rd, ls::volatility))
+        .first(c)
+        .optional()?;
+    let rating =
+        r.map(|(rating, rd, volatility)| Rating { rating, rd, volatility }).unwrap_or_default();
+    let last_opponent = match ladder {
+        LadderKind::HfRanked => {
+            let last: Option<i64> = lr::table
+                .filter(lr::account_id.eq(account_id))
+                .filter(lr::ladder.eq(ladder.as_str()))
+                .order(lr::created_at.desc())
+                .select(lr::game_id)
+                .first(c)
+                .optional()?;
+            match last {
+                Some(game) => lr::table
+                    .filter(lr::game_id.eq(game))
+                    .filter(lr::account_id.ne(account_id))
+                    .select(lr::account_id)
+                    .first(c)
+                    .optional()?,
+                None => None,
+            }
+        }
+        LadderKind::Ranked | LadderKind::RankedDual => None,
+    };
+    Ok((rating, last_opponent))
 }
 
 /// A proposal id of the shared queues (`not_found` if no row can have it).

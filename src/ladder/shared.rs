@@ -72,6 +72,7 @@ struct EntryRow {
     offline_since: Option<NaiveDateTime>,
     proposal_id: Option<i64>,
     accepted: bool,
+    last_opponent: Option<i64>,
 }
 
 impl EntryRow {
@@ -83,6 +84,7 @@ impl EntryRow {
             rating: Rating { rating: self.rating, rd: self.rd, volatility: self.volatility },
             since: self.since.and_utc(),
             offline_since: self.offline_since.map(|t| t.and_utc()),
+            last_opponent: self.last_opponent,
         }
     }
 }
@@ -232,6 +234,7 @@ impl SharedQueues {
                     qe::rd.eq(w.rating.rd),
                     qe::volatility.eq(w.rating.volatility),
                     qe::since.eq(w.since.naive_utc()),
+                    qe::last_opponent.eq(w.last_opponent),
                 ))
                 .on_conflict_do_nothing()
                 .execute(c)?;
@@ -560,7 +563,8 @@ impl SharedQueues {
             .load(c)?;
         let mut list: Vec<Waiting> = rows.into_iter().map(EntryRow::waiting).collect();
         let now_utc: DateTime<Utc> = at.and_utc();
-        while let Some(group) = find_group(&self.config, &list, group_size(ladder), now_utc) {
+        while let Some(group) = find_group(&self.config, ladder, &list, group_size(ladder), now_utc)
+        {
             let mut players = vec![];
             for &i in group.iter().rev() {
                 players.push(list.remove(i));

@@ -55,13 +55,14 @@ pub fn on_game_finished(conn: &mut DbConn, game: &FinishedGame) -> AppResult<Opt
 /// Each seat's result: the result of the account that held it (both seats of a team under dual
 /// control have their account's). `None` unless the game counted.
 pub fn seat_results(game: &FinishedGame, recorded: &Recorded) -> Option<GameResults> {
-    recorded.ladder?;
+    let rated = recorded.ladder?.is_rated();
     let results = game
         .seats
         .iter()
         .filter_map(|(seat, s)| {
             let r = recorded.results.iter().find(|r| Some(r.account_id) == s.account_id)?;
-            Some((seat, SeatResult { outcome: r.outcome, points: r.points }))
+            let rating = r.rating.filter(|_| rated).map(Into::into);
+            Some((seat, SeatResult { outcome: r.outcome, points: r.points, rating }))
         })
         .collect();
     Some(results)

@@ -48,6 +48,8 @@ use tokio::sync::watch;
 pub enum GameKind {
     Ranked,
     RankedDual,
+    /// Hidden Front, two accounts paired by the `hf_ranked` queue.
+    HfRanked,
     Casual,
     Practice,
 }
@@ -57,6 +59,7 @@ impl GameKind {
         match self {
             GameKind::Ranked => "ranked",
             GameKind::RankedDual => "ranked_dual",
+            GameKind::HfRanked => "hf_ranked",
             GameKind::Casual => "casual",
             GameKind::Practice => "practice",
         }
@@ -65,6 +68,7 @@ impl GameKind {
         Some(match s {
             "ranked" => GameKind::Ranked,
             "ranked_dual" => GameKind::RankedDual,
+            "hf_ranked" => GameKind::HfRanked,
             "casual" => GameKind::Casual,
             "practice" => GameKind::Practice,
             _ => return None,
@@ -76,7 +80,7 @@ impl GameKind {
         self.is_ranked() || (self == GameKind::Casual && room_public)
     }
     pub fn is_ranked(self) -> bool {
-        matches!(self, GameKind::Ranked | GameKind::RankedDual)
+        matches!(self, GameKind::Ranked | GameKind::RankedDual | GameKind::HfRanked)
     }
 }
 

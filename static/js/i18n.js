@@ -1,6 +1,11 @@
 // Every user-visible string, in 简体中文 (default) and English.
 
 const zh = {
+  hf_ranked: '两人军棋排位', hf_ranked_desc: '快速匹配，两人军棋，等级分 Glicko-2', hf_ranked_mode: '两人排位',
+  rating: '等级分', rating_history: '等级分走势', title: '军衔', provisional: '定级中（？）', no_rated_games: '还没有排位对局',
+  title_engineer: '工兵', title_platoon_leader: '排长', title_company_commander: '连长', title_battalion_commander: '营长',
+  title_regiment_commander: '团长', title_brigade_commander: '旅长', title_division_commander: '师长', title_army_commander: '军长', title_commander: '司令',
+  rating_change: '等级分',
   site: '四国军棋', tagline: '四国军棋 · 两人军棋，在线对战',
   nav_lobby: '大厅', nav_leaderboard: '排行榜', nav_profile: '我的战绩', nav_login: '登录', nav_register: '注册',
   nav_logout: '退出', lang_switch: 'English', guest: '游客', play_as_guest: '游客试玩',
@@ -89,6 +94,11 @@ const zh = {
 };
 
 const en = {
+  hf_ranked: 'Hidden Front rated', hf_ranked_desc: 'Quick pairing, Hidden Front, Glicko-2 rating', hf_ranked_mode: 'Hidden Front rated',
+  rating: 'Rating', rating_history: 'Rating history', title: 'Title', provisional: 'provisional (?)', no_rated_games: 'No rated games yet',
+  title_engineer: 'Engineer', title_platoon_leader: 'Platoon leader', title_company_commander: 'Company commander', title_battalion_commander: 'Battalion commander',
+  title_regiment_commander: 'Regiment commander', title_brigade_commander: 'Brigade commander', title_division_commander: 'Division commander', title_army_commander: 'Army commander', title_commander: 'Commander',
+  rating_change: 'Rating',
   site: 'Siguo', tagline: 'Military chess online: four-player and Hidden Front',
   nav_lobby: 'Lobby', nav_leaderboard: 'Leaderboard', nav_profile: 'My games', nav_login: 'Log in', nav_register: 'Register',
   nav_logout: 'Log out', lang_switch: '中文', guest: 'Guest', play_as_guest: 'Play as guest',

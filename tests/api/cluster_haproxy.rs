@@ -187,6 +187,7 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
 
     // SIGKILL the owner in the middle of the battle; everyone follows the game to its new owner.
     let (_, mut cs) = fail_over(&lb, &mut nodes, &owner, game, &mut room, cs, &who, v).await;
+    cs.iter_mut().for_each(|c| c.hidden_front = true);
     let (more, _) = play_moves(&mut cs, &room, 0, 4).await;
     acked.extend(more);
 
@@ -206,6 +207,19 @@ async fn postgres_haproxy_three_nodes_a_casual_game_survives_its_owner_s_sigkill
     for c in &cs {
         c.assert_no_hidden_ranks();
     }
+}
+
+/// Three nodes with the test queue settings (they trust HAProxy's `X-Forwarded-For`, as the
+/// harness starts every node), behind HAProxy.
+async fn queue_cluster(db_url: &str) -> ([Node; 3], Haproxy) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_siguo"));
+    let env = &crate::cluster_queue::QUEUE_ENV;
+    let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(bin, id, db_url, env));
+    for n in nodes.iter_mut() {
+        n.ready().await;
+    }
+    let lb = Haproxy::start(&[&nodes[0], &nodes[1], &nodes[2]]).await;
+    (nodes, lb)
 }
 
 /// An HTTP client connecting from loopback address 127.0.0.`ip` (HAProxy passes it on in
@@ -228,13 +242,7 @@ pub fn http_from(ip: u8) -> reqwest::Client {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_haproxy_a_ranked_game_survives_its_owner_s_sigkill_and_scores_once() {
     let app = spawn_app(Backend::Postgres).await;
-    let bin = Path::new(env!("CARGO_BIN_EXE_siguo"));
-    let env = &crate::cluster_queue::QUEUE_ENV;
-    let mut nodes = ["n1", "n2", "n3"].map(|id| Node::start(bin, id, &app.db_url, env));
-    for n in nodes.iter_mut() {
-        n.ready().await;
-    }
-    let lb = Haproxy::start(&[&nodes[0], &nodes[1], &nodes[2]]).await;
+    let (mut nodes, lb) = queue_cluster(&app.db_url).await;
     let mut who = vec![];
     let mut lobbies = vec![];
     for i in 0..4 {
@@ -356,6 +364,115 @@ async fn points_once<'a>(nodes: impl Iterator<Item = &'a Node> + Clone, cs: &[Cl
                 let got =
                     json!([r["points"], r["games"], r["wins"], r["surrenders"], r["escapes"]]);
                 assert_eq!(got, expect, "node {} round {round}: {r}", n.id);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+    }
+}
+
+/// Issue 29: Hidden Front's rated ladder in a cluster. Two players whose lobby sockets are on two
+/// different nodes queue for `hf_ranked` through HAProxy, accept, and play on the game's owner;
+/// the owner is killed with SIGKILL mid-battle; another node takes the game over, both reconnect
+/// through HAProxy, nothing acknowledged is lost, South surrenders, and the ratings are applied
+/// exactly once (the same from every live node, and again a moment later).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_haproxy_a_hidden_front_rated_game_survives_its_owner_s_sigkill_and_rates_once() {
+    let app = spawn_app(Backend::Postgres).await;
+    let (mut nodes, lb) = queue_cluster(&app.db_url).await;
+    let who = [account(&app, "hc").await, account(&app, "hc").await];
+    let mut lobbies = vec![];
+    for (i, w) in who.iter().enumerate() {
+        let mut c = via(&lb, &format!("/ws/n/n{}", i + 1), w).await;
+        c.hidden_front = true;
+        lobbies.push(c);
+    }
+    for (i, c) in lobbies.iter().enumerate() {
+        let r = http_from(95 + i as u8)
+            .post(lb.url("/api/queue/hf_ranked"))
+            .bearer_auth(&c.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    }
+    crate::cluster_queue::answer(&mut lobbies, None).await;
+    let mut found = None;
+    let mut seats = vec![];
+    for c in lobbies.iter_mut() {
+        let m = c.next_of("match_found").await;
+        assert_eq!(m["kind"], "hf_ranked");
+        let here = (m["room"].as_str().unwrap().to_string(), m["game"].as_i64().unwrap());
+        let node = m["node"].as_str().unwrap().to_string();
+        assert!(found.is_none() || found == Some((here.clone(), node.clone())), "one game: {m}");
+        found = Some((here, node));
+        seats.push(m["seats"][0].as_str().unwrap().chars().next().unwrap());
+    }
+    let ((mut room, game), owner) = found.unwrap();
+    let mut cs = vec![];
+    for (i, seat) in seats.iter().enumerate() {
+        let mut c = via(&lb, &format!("/ws/n/{owner}"), &who[i]).await;
+        (c.hidden_front, c.seats) = (true, [*seat].into());
+        c.act(json!({"type": "join_room", "room": room})).await.expect("join the rated room");
+        c.wait_for(|m| m["type"] == "snapshot" && m["phase"] == "deploying").await;
+        c.act(json!({"type": "confirm", "room": room})).await.expect("confirm");
+        cs.push(c);
+    }
+    for c in cs.iter_mut() {
+        wait_battle(c).await;
+    }
+    // South first: it moves first, and `play_moves` reads the turns from the first client
+    let order: Vec<usize> = if seats[0] == 'S' { vec![0, 1] } else { vec![1, 0] };
+    let who: Vec<Who> = order.iter().map(|&i| who[i].clone()).collect();
+    cs.sort_by_key(|c| !c.seats.contains(&'S'));
+    let start = cs[0].last_state()["v"].as_u64().unwrap();
+    let (mut acked, v) = play_moves(&mut cs, &room, start, 6).await;
+
+    let (_, mut cs) = fail_over(&lb, &mut nodes, &owner, game, &mut room, cs, &who, v).await;
+    cs.iter_mut().for_each(|c| c.hidden_front = true);
+    let (more, _) = play_moves(&mut cs, &room, 0, 4).await;
+    acked.extend(more);
+    let south = cs.iter().position(|c| c.seats.contains(&'S')).unwrap();
+    cs[south].act(json!({"type": "surrender", "room": room})).await.expect("S surrenders");
+    let won = json!({"state": "won", "winner": "N", "reason": "surrender"});
+    let mut results = vec![];
+    for c in cs.iter_mut() {
+        let over = wait_over(c).await;
+        assert_ended(c, &over, won.clone(), &[]);
+        c.assert_no_hidden_ranks();
+        results.push(over["results"].clone());
+    }
+    assert_eq!(results[0], results[1]);
+    assert_eq!(
+        (results[0]["S"]["outcome"].as_str(), results[0]["N"]["outcome"].as_str()),
+        (Some("surrender"), Some("win"))
+    );
+    record(&lb, game, &acked, &who[0]).await;
+
+    // rated once: one game, one history point, the same rating, from every live node, twice
+    for round in 0..2 {
+        for n in nodes.iter().filter(|n| n.id != owner) {
+            for c in &cs {
+                let seat = c.seats.iter().next().unwrap().to_string();
+                let p: Value = reqwest::get(n.url(&format!("/api/profiles/{}", c.name)))
+                    .await
+                    .unwrap()
+                    .json()
+                    .await
+                    .unwrap();
+                let row = &p["hf_ranked"];
+                let hist = p["rating_history"].as_array().unwrap();
+                assert_eq!(
+                    (row["games"].as_i64(), hist.len()),
+                    (Some(1), 1),
+                    "{} {round}: {p}",
+                    n.id
+                );
+                assert_eq!(
+                    row["rating"], results[0][&seat]["rating"],
+                    "node {} round {round}",
+                    n.id
+                );
+                assert_eq!(hist[0]["game_id"].as_i64(), Some(game));
             }
         }
         tokio::time::sleep(Duration::from_millis(1500)).await;

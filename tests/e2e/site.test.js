@@ -307,7 +307,8 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await alice.goto(server.url + '/#/leaderboard/ranked_dual');
   await alice.waitForSelector('[data-testid=leaderboard]');
   const first = await alice.$$eval('[data-testid=leaderboard] tbody tr:first-child td', tds => tds.map(td => td.textContent));
-  assert.equal(first[1], bn);
+  // the name with its title (军衔): 3 points is still 工兵
+  assert.equal(first[1], bn + ' 工兵');
   assert.equal(first[2], '3');
   await alice.click('[data-testid=jump-me]');
   await alice.waitForSelector(`[data-testid=leaderboard] tr.me:has-text("${an}")`);
@@ -341,3 +342,71 @@ test('the leaderboards and a profile display', { timeout: 600_000 }, async () =>
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// Hidden Front's rated ladder: two accounts pick 两人军棋 in the lobby, queue for the rated game
+// (快速匹配), accept the proposal, deploy and play; one surrenders. The result box shows each
+// player's new rating (provisional: with a "?", no title yet), the profile shows the rating, the
+// per-game statistics and the rating-history chart, and the leaderboard has a tab per ladder. The
+// clocks are Hidden Front's standard ones (a rated game is never shortened).
+test('Hidden Front rated: queue, accept, play, the new rating and the chart', { timeout: 600_000 }, async () => {
+  const alice = await newPage(browser, server.url);
+  const bob = await newPage(browser, server.url);
+  const an = uniqueName('甲'), bn = uniqueName('乙');
+  await register(alice, server.url, an);
+  await register(bob, server.url, bn);
+  for (const p of [alice, bob]) {
+    p.on('dialog', (d) => d.accept());
+    await p.goto(server.url + '/#/lobby');
+    await p.click('[data-testid=game-hidden_front]');
+    // the rated queue shows with its game, the four-player ones do not
+    await p.waitForSelector('[data-testid=queue-hf_ranked]:visible');
+    assert.equal(await p.isVisible('[data-testid=queue-ranked]'), false);
+  }
+  await alice.click('[data-testid=queue-hf_ranked]');
+  await alice.waitForSelector('[data-testid=queue-status-hf_ranked] .spinner');
+  await bob.click('[data-testid=queue-hf_ranked]');
+  for (const p of [alice, bob]) {
+    await p.waitForSelector('[data-testid=match-proposal] [data-testid=accept-match]', { timeout: 60_000 });
+    await p.click('[data-testid=accept-match]');
+  }
+  for (const p of [alice, bob]) {
+    await p.waitForFunction(() => location.hash.startsWith('#/room/'), null, { timeout: 60_000 });
+    await p.waitForSelector('svg.board[data-variant=hidden_front]', { timeout: 60_000 });
+    await p.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
+    await p.click('[data-testid=confirm]');
+  }
+  // the battle: whoever does not move first gives up
+  await alice.waitForSelector('[data-testid=surrender]', { timeout: 60_000 });
+  await alice.click('[data-testid=surrender]');
+  for (const p of [alice, bob]) await p.waitForSelector('[data-testid=result]', { timeout: 60_000 });
+  const g = await assertEnded(bob, { expect: { state: 'won', winner: await seatOf(bob, bn), reason: 'surrender' } });
+  assert.equal(g.kind, 'hf_ranked');
+  // a newcomer's win against a newcomer: 1500 → 1662 (RD 290: provisional, no title yet)
+  await bob.waitForSelector('[data-testid=new-rating]:has-text("1662?")', { timeout: 30_000 });
+  await alice.waitForSelector('[data-testid=new-rating]:has-text("1338?")', { timeout: 30_000 });
+  assert.equal(await bob.$('[data-testid=new-rating] [data-testid=title]'), null, 'no title while provisional');
+
+  // bob's profile: the rating, the Hidden Front game counted, the chart with one point
+  await bob.goto(`${server.url}/#/profile/${encodeURIComponent(bn)}`);
+  await bob.waitForSelector('[data-testid=ladder-hf_ranked] [data-testid=rating]:has-text("1662?")');
+  await bob.waitForSelector('[data-testid=rating-chart] circle');
+  assert.equal(await bob.$$eval('[data-testid=rating-chart] circle', c => c.length), 1);
+  assert.match(await bob.textContent('[data-testid=per-game]'), /两人军棋\s*1\s*1\s*0\s*0/);
+  // the leaderboard: a tab per ladder; nobody on Hidden Front's yet (10 games and a settled RD)
+  await bob.goto(`${server.url}/#/leaderboard/hf_ranked`);
+  await bob.waitForSelector('[data-testid=tab-hf_ranked].active');
+  assert.equal(await bob.$$eval('.tabs a', as => as.length), 3);
+  await bob.waitForSelector('.empty:has-text("暂无排名")');
+  assert.deepEqual(alice.errors, []);
+  assert.deepEqual(bob.errors, []);
+  await alice.context().close();
+  await bob.context().close();
+});
+
+/** The seat `name` plays in the game the page's result box links to (`S` or `N`). */
+async function seatOf(page, name) {
+  const href = await page.getAttribute('[data-testid=replay-link]', 'href');
+  const id = /#\/replay\/(\d+)/.exec(href || '')[1];
+  const g = await page.evaluate(async (id) => (await fetch('/api/games/' + id)).json(), id);
+  return g.players.find(p => p.name === name).seat;
+}

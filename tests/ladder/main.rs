@@ -7,6 +7,7 @@ mod support;
 
 mod e2e;
 mod fairness;
+mod hidden_front;
 mod http;
 mod queue;
 mod record;

@@ -416,6 +416,11 @@ describe('update', () => {
     const dual = { N: { outcome: 'surrender', points: 0 }, E: { outcome: 'win', points: 3 }, S: { outcome: 'surrender', points: 0 }, W: { outcome: 'win', points: 3 } };
     const both = run({ ...inBattle(), you: { seats: ['N', 'S'] } }, { ...end, results: dual });
     assert.deepEqual(both.points, { points: 0, outcome: 'surrender' });
+    // a rated Hidden Front game: ours carries the new rating (and title) instead of points
+    const rating = { rating: 1662.3, rd: 290.3, provisional: true, title: null };
+    const rated = { S: { outcome: 'win', points: 0, rating }, N: { outcome: 'loss', points: 0, rating: { ...rating, rating: 1337.7 } } };
+    const south = run({ ...inBattle(), you: { seats: ['S'] } }, { ...end, results: rated });
+    assert.deepEqual(south.points, { points: 0, outcome: 'win', rating });
   });
 });
 

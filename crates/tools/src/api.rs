@@ -126,10 +126,11 @@ impl Api {
         parse_answer(&format!("GET {path}"), status, &body)
     }
 
-    /// The moves the server recorded for game `id`, in order.
-    pub async fn game_moves(&self, id: i64) -> Result<Vec<Move>, String> {
+    /// The moves the server recorded for game `id`, in order, as read by the holder of `token`
+    /// (a player: a private game is shown to its players only).
+    pub async fn game_moves(&self, id: i64, token: &str) -> Result<Vec<Move>, String> {
         let path = format!("/api/games/{id}");
-        let req = self.client.get(self.url(&path));
+        let req = self.client.get(self.url(&path)).bearer_auth(token);
         let body: GameBody = self.expect_json(&format!("GET {path}"), req).await?;
         let actions = body.record.or(body.public).map(|l| l.actions).unwrap_or_default();
         let moves = actions.into_iter().filter_map(|a| match a {

@@ -336,11 +336,36 @@ pub struct Update<'a> {
 /// A finished ranked game's result for one seat, as the ladder applied it (the seat's
 /// account's line of the points table; both seats of a team under dual control have their
 /// account's). Public: every receiver gets every seat's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatResult {
     pub outcome: Outcome,
-    /// the change of the account's ladder points (+3 win, +1 draw, 0 loss or surrender, −2 escape)
+    /// the change of the account's ladder points (+3 win, +1 draw, 0 loss or surrender, −2 escape;
+    /// always 0 on `hf_ranked`, which has a rating instead)
     pub points: i32,
+    /// `hf_ranked` only: the account's rating after the game
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<ShownRating>,
+}
+
+/// A Glicko-2 rating as the ladder shows it (`hf_ranked`): exact values, whether it is
+/// provisional (RD above 110: shown with a `?`, no title) and its title (军衔).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ShownRating {
+    pub rating: f64,
+    pub rd: f64,
+    pub provisional: bool,
+    pub title: Option<crate::ladder::title::Title>,
+}
+
+impl From<crate::ladder::glicko::Rating> for ShownRating {
+    fn from(r: crate::ladder::glicko::Rating) -> Self {
+        ShownRating {
+            rating: r.rating,
+            rd: r.rd,
+            provisional: r.is_provisional(),
+            title: crate::ladder::title::Title::for_rating(r),
+        }
+    }
 }
 
 /// The applied results of a finished ranked game, one per seat.

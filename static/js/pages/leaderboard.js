@@ -1,8 +1,10 @@
-// Leaderboards for both ladders: paging and "jump to me".
+// Leaderboards, a tab per ladder: paging and "jump to me"; titles beside names; Hidden Front's
+// by rating.
 import { h, clear } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { get } from '../api.js';
 import { session } from '../session.js';
+import { LADDERS, ratingText, titleBadge } from '../ladder.js';
 
 const PER_PAGE = 50;
 
@@ -12,14 +14,15 @@ function rowsOf(d) {
 }
 
 export async function render(main, { args, query }) {
-  const ladder = args[0] === 'ranked_dual' ? 'ranked_dual' : 'ranked';
+  const ladder = LADDERS.includes(args[0]) ? args[0] : 'ranked';
+  const rated = ladder === 'hf_ranked';
   let page = Math.max(1, Number(query.get('page')) || 1);
   const me = session.me;
   const body = h('tbody');
   const info = h('div.pager');
   const box = h('div');
   const table = h('table.list', { 'data-testid': 'leaderboard' },
-    h('thead', h('tr', h('th', t('rank_col')), h('th', t('player')), h('th', t('points')), h('th', t('games')),
+    h('thead', h('tr', h('th', t('rank_col')), h('th', t('player')), h('th', t(rated ? 'rating' : 'points')), h('th', t('games')),
       h('th', t('wins')), h('th', t('draws')), h('th', t('losses')), h('th.hide-sm', t('surrenders')), h('th.hide-sm', t('escapes')))),
     body);
 
@@ -37,8 +40,8 @@ export async function render(main, { args, query }) {
         const isMe = me && (rname === me.name || (r.account_id != null && r.account_id === me.id));
         const tr = h('tr', { class: isMe ? 'me' : '' },
           h('td', String(r.rank ?? (page - 1) * PER_PAGE + i + 1)),
-          h('td', h('a', { href: '#/profile/' + encodeURIComponent(rname) }, rname)),
-          h('td', h('b', String(r.points ?? 0))),
+          h('td', h('a', { href: '#/profile/' + encodeURIComponent(rname) }, rname), ' ', titleBadge(r.title)),
+          h('td', h('b', { 'data-testid': 'score' }, rated ? ratingText(r.rating) : String(r.points ?? 0))),
           h('td', String(r.games ?? 0)),
           h('td', String(r.wins ?? 0)), h('td', String(r.draws ?? 0)), h('td', String(r.losses ?? 0)),
           h('td.hide-sm', String(r.surrenders ?? r.surrender_losses ?? 0)), h('td.hide-sm', String(r.escapes ?? r.escape_losses ?? 0)));
@@ -63,8 +66,7 @@ export async function render(main, { args, query }) {
   }
 
   main.append(
-    h('div.tabs', h('a', { href: '#/leaderboard/ranked', class: ladder === 'ranked' ? 'active' : '' }, t('ranked')),
-      h('a', { href: '#/leaderboard/ranked_dual', class: ladder === 'ranked_dual' ? 'active' : '' }, t('ranked_dual'))),
+    h('div.tabs', LADDERS.map(l => h('a', { href: '#/leaderboard/' + l, class: ladder === l ? 'active' : '', 'data-testid': 'tab-' + l }, t(l)))),
     h('section.panel',
       h('div.row', h('h1.grow', t('leaderboard'), ' · ', t(ladder)),
         me && !me.guest ? h('button.btn.small', { 'data-testid': 'jump-me', onclick: () => load(`/api/leaderboard/${ladder}/me?per_page=${PER_PAGE}`, true) }, t('jump_to_me')) : null),

@@ -9,6 +9,7 @@ import { navigate } from '../main.js';
 import { SEAT_COLOURS, boardOf, VARIANTS } from '../board.js';
 import { queue } from '../queue.js';
 import { optionsForm, optionsSummary } from '../options.js';
+import { LADDERS, LADDER_GAME, ladderOf, titleOf, onTitles, titleBadge } from '../ladder.js';
 
 export async function render(main) {
   const offs = [];
@@ -43,7 +44,7 @@ export async function render(main) {
     } finally { practiceBtn.disabled = false; }
   }
 
-  const queueCards = ['ranked', 'ranked_dual'].map((ladder) => {
+  const queueCards = LADDERS.map((ladder) => {
     const status = h('div.queue-status', { 'data-testid': 'queue-status-' + ladder });
     const btn = h('button.btn.blue', { 'data-testid': 'queue-' + ladder });
     const draw = () => {
@@ -74,8 +75,8 @@ export async function render(main) {
     const tick = setInterval(draw, 1000);
     offs.push(() => clearInterval(tick));
     draw();
-    // The ladders are the four-player game's.
-    return h('section.panel.play-card.four-only',
+    // Each ladder is one game's: its card shows with that game.
+    return h('section.panel.play-card', { 'data-game': LADDER_GAME[ladder] },
       h('h2', t(ladder), h('a.small', { href: '#/leaderboard/' + ladder }, t('leaderboard'))),
       h('p.muted.small', t(ladder + '_desc')),
       h('div.row', btn, status));
@@ -129,7 +130,7 @@ export async function render(main) {
     practiceDesc.textContent = t(v === 'hidden_front' ? 'practice_desc_hf' : 'practice_desc');
     practiceOpts = optionsForm({}, v);
     clear(practiceOptsBox, practiceOpts.el);
-    for (const c of queueCards) c.hidden = v !== 'four_player';
+    for (const c of queueCards) c.hidden = c.dataset.game !== v;
     practiceSeatField.hidden = v !== 'hidden_front';
   }
   pickGame(game);
@@ -149,6 +150,10 @@ export async function render(main) {
         return;
       }
       clear(roomsBox, roomsTable);
+      // the hosts' titles on their game's ladder (drawn on the next refresh once fetched)
+      for (const v of ['four_player', 'hidden_front']) {
+        onTitles(ladderOf('casual', v), rooms.filter(r => (r.variant || 'four_player') === v).map(r => r.host_id), loadRooms);
+      }
       for (const r of rooms) {
         const seats = boardOf(r.variant).seats;
         const dots = h('span.seat-dots', seats.map(s => h('span', {
@@ -157,7 +162,7 @@ export async function render(main) {
         }, seatName(s))));
         roomsBody.append(h('tr', { 'data-variant': r.variant || 'four_player' },
           h('td', h('span.tag.game-tag', { 'data-testid': 'room-game' }, gameName(r.variant))),
-          h('td', r.host || '–'),
+          h('td', r.host || '–', r.host_id != null ? titleBadge(titleOf(ladderOf('casual', r.variant), r.host_id)) : null),
           h('td', dots, ' ', h('span.small.muted', `${t('spectators')} ${r.spectators || 0}`)),
           // The list holds rooms that have not started: waiting, with so many seats taken.
           h('td.small', { 'data-testid': 'room-phase' }, `${t('phase_' + (r.phase === 'deploying' ? 'deploy' : r.phase || 'waiting'))} · ${seats.filter(x => r.seats && r.seats[x]).length}/${seats.length}`),

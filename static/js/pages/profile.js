@@ -1,11 +1,13 @@
-// A player's profile: per-ladder points and record, recent games with links to replays.
+// A player's profile: per-ladder standing (points or rating, title) and record, the Hidden Front
+// rating history as a chart, per-game statistics, recent games with links to replays.
 import { h, fmtDate } from '../dom.js';
 import { t, errorText, seatName, botName, gameName } from '../i18n.js';
 import { get } from '../api.js';
 import { session } from '../session.js';
+import { LADDERS, ratingText, titleBadge, ratingChart } from '../ladder.js';
 
 function kindName(k) {
-  return t(k === 'casual' ? 'casual' : k === 'practice' ? 'practice_mode' : k === 'ranked' ? 'ranked_mode' : k === 'ranked_dual' ? 'ranked_dual_mode' : k || 'casual');
+  return t(k === 'casual' ? 'casual' : k === 'practice' ? 'practice_mode' : k === 'ranked' ? 'ranked_mode' : k === 'ranked_dual' ? 'ranked_dual_mode' : k === 'hf_ranked' ? 'hf_ranked_mode' : k || 'casual');
 }
 
 export async function render(main, { args }) {
@@ -28,16 +30,28 @@ export async function render(main, { args }) {
   // Points per game come from the ladder's record.
   const pointsOf = new Map(((profile && profile.recent_games) || []).map(g => [g.game_id, g]));
 
-  const ladders = (profile && (profile.ladders || { ranked: profile.ranked, ranked_dual: profile.ranked_dual })) || {};
-  const ladderCards = ['ranked', 'ranked_dual'].map(l => {
-    const s = (Array.isArray(ladders) ? ladders.find(x => x.ladder === l) : ladders[l]) || {};
-    const stat = (k, v) => h('div.stat', h('div.v', String(v ?? 0)), h('div.k', k));
+  const ladderCards = LADDERS.map(l => {
+    const s = (profile && profile[l]) || {};
+    const rated = l === 'hf_ranked';
+    const stat = (k, v, id) => h('div.stat', id ? { 'data-testid': id } : {}, h('div.v', String(v ?? 0)), h('div.k', k));
     return h('section.panel', { 'data-testid': 'ladder-' + l },
-      h('h2', t(l), s.rank ? h('span.tag', { style: { marginLeft: '8px' } }, '#' + s.rank) : null),
+      h('h2', t(l), s.rank ? h('span.tag', { style: { marginLeft: '8px' } }, '#' + s.rank) : null, ' ', titleBadge(s.title)),
       h('div.stats',
-        stat(t('points'), s.points), stat(t('games'), s.games), stat(t('wins'), s.wins), stat(t('draws'), s.draws),
-        stat(t('losses'), s.losses), stat(t('surrenders'), s.surrenders ?? s.surrender_losses), stat(t('escapes'), s.escapes ?? s.escape_losses)));
+        rated ? stat(t('rating'), ratingText(s.rating), 'rating') : stat(t('points'), s.points),
+        stat(t('games'), s.games), stat(t('wins'), s.wins), stat(t('draws'), s.draws),
+        stat(t('losses'), s.losses), stat(t('surrenders'), s.surrenders), stat(t('escapes'), s.escapes)));
   });
+  const history = (profile && profile.rating_history) || [];
+  const chart = h('section.panel', { 'data-testid': 'rating-history' }, h('h2', t('rating_history'), ' · ', t('hf_ranked')),
+    history.length ? ratingChart(history) : h('div.empty', t('no_rated_games')));
+  // Finished games per game (every kind), from the profile.
+  const counts = (profile && profile.games) || {};
+  const perGame = h('section.panel', { 'data-testid': 'per-game' }, h('h2', t('games')),
+    h('table.list', h('thead', h('tr', h('th', ''), h('th', t('games')), h('th', t('wins')), h('th', t('draws')), h('th', t('losses')))),
+      h('tbody', ['four_player', 'hidden_front'].map(v => {
+        const c = counts[v] || {};
+        return h('tr', h('td', gameName(v)), h('td', String(c.played ?? 0)), h('td', String(c.won ?? 0)), h('td', String(c.drawn ?? 0)), h('td', String(c.lost ?? 0)));
+      }))));
 
   const resultName = (g) => {
     const r = g.team_result || g.outcome;
@@ -69,6 +83,7 @@ export async function render(main, { args }) {
   main.append(
     h('div.hero', h('div', h('h1', { 'data-testid': 'profile-name' }, (profile && (profile.username || profile.name)) || name), h('p', t('profile')))),
     h('div', { style: { display: 'grid', gap: '14px', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', marginBottom: '14px' } }, ladderCards),
+    h('div', { style: { display: 'grid', gap: '14px', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', marginBottom: '14px' } }, chart, perGame),
     h('section.panel', h('h2', t('recent_games')),
       games.length ? h('table.list', { 'data-testid': 'games' }, h('thead', h('tr', h('th', t('date')), h('th', t('mode')), h('th', t('seats')), h('th', t('opponents')), h('th', t('points')), h('th', t('result')), h('th', ''))), h('tbody', rows))
         : h('div.empty', t('none'))));

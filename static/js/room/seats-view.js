@@ -4,6 +4,7 @@ import { h, clear } from '../dom.js';
 import { t, seatName, botName } from '../i18n.js';
 import { TEAM, SEAT_COLOURS } from '../board.js';
 import * as S from './state.js';
+import { ladderOf, titleOf, onTitles, titleBadge } from '../ladder.js';
 
 const INPUTS = ['room', 'seats', 'phase', 'you', 'presence', 'view', 'clock'];
 
@@ -41,7 +42,8 @@ export function createSeatsView(act) {
     },
       h('span.swatch', { style: { background: SEAT_COLOURS[seat] } }),
       h('div', { style: { minWidth: 0 } },
-        h('div.name', seatName(seat), ' · ', info ? (info.bot ? botName(info.bot) : info.name) : h('span.muted', t('empty_seat'))),
+        h('div.name', seatName(seat), ' · ', info ? (info.bot ? botName(info.bot) : info.name) : h('span.muted', t('empty_seat')),
+          info && info.account_id != null && !info.guest ? titleBadge(titleOf(ladderOf(s.room && s.room.kind, s.room && s.room.variant), info.account_id)) : null),
         h('div.meta', meta)),
       h('div.row', { style: { gap: '4px' } }, phase === 'waiting' && s.room ? actions(s, seat, info) : []));
   }
@@ -55,6 +57,10 @@ export function createSeatsView(act) {
       const phase = s.phase || (r && r.phase);
       const elim = S.eliminated(s);
       const tu = S.turn(s);
+      // titles (军衔) of the seated accounts on this game's ladder: drawn again once they arrive
+      const ladder = ladderOf(r && r.kind, r && r.variant);
+      const ids = S.seatsOf(s).map(x => S.seatInfo(s, x)).filter(i => i && !i.bot && !i.guest).map(i => i.account_id);
+      onTitles(ladder, ids, () => { const cur = last; last = null; this.render(cur); });
       clear(el,
         h('h2', t('seats'), r ? h('span.small.muted', { style: { fontWeight: 400, marginLeft: '8px' } }, `${t('spectators')} ${r.spectators || 0}`) : null),
         h('div.seat-list', S.seatsOf(s).map(seat => card(s, seat, phase, elim, tu))));

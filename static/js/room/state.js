@@ -37,7 +37,7 @@ export function initialState(roomId = null) {
     log: [], // events (see LOGGED), oldest first
     chat: [], // {from, seat, team, text} or {sys: key, seat}, oldest first
     results: null, // a finished ranked game's results, seat -> {outcome, points} (public, every seat)
-    points: null, // {points, outcome}: ours of `results` (null for a spectator or no results)
+    points: null, // {points, outcome, rating}: ours of `results` (null for a spectator or no results)
     swapError: null, // the error of the last refused swap
     recent: [], // the moves since (and including) our last one: {n, seat, from, to, path, combat, attacker, defender}
     moveNo: 0, // moves seen in this game (numbers the log)
@@ -309,7 +309,9 @@ export function resyncFields(s) {
 function withResults(s, results) {
   if (!results) return s;
   const mine = mySeats(s).find(seat => results[seat]);
-  return { ...s, results, points: mine ? { points: results[mine].points, outcome: results[mine].outcome || null } : null };
+  // a rated (hf_ranked) result carries the new rating instead of points
+  const rated = mine && results[mine].rating ? { rating: results[mine].rating } : {};
+  return { ...s, results, points: mine ? { points: results[mine].points, outcome: results[mine].outcome || null, ...rated } : null };
 }
 
 /** Whether any of `keys` of the state differs from `prev` (by identity; always for no `prev`). */

@@ -3,6 +3,7 @@
 import { h, clear } from '../dom.js';
 import { t, seatName, errorWithReason, winnerName } from '../i18n.js';
 import * as S from './state.js';
+import { ratingText, titleBadge } from '../ladder.js';
 
 const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal', 'offeredAt'];
 
@@ -122,7 +123,9 @@ export function createStatusView(overlay, on) {
       h('div.big.' + cls, big),
       subLine.textContent ? h('div', { 'data-testid': 'result-reason' }, subLine.textContent) : null,
       h('div.small.muted', t('full_reveal')),
-      s.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', pointsText(s.points))) : null,
+      s.points && s.points.rating ? h('div', { 'data-testid': 'new-rating' }, t('rating') + ': ', h('b', ratingText(s.points.rating)),
+        ` (${t(OUTCOME_TEXT[s.points.outcome] || 'elim_escaped')})`, titleBadge(s.points.rating.title))
+        : s.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', pointsText(s.points))) : null,
       h('div.row', { style: { justifyContent: 'center', marginTop: '8px' } },
         s.game != null ? h('a.btn.primary', { href: '#/replay/' + s.game, 'data-testid': 'replay-link' }, t('watch_replay')) : null,
         h('a.btn', { href: '#/lobby' }, t('back_to_lobby')))));

@@ -244,7 +244,7 @@ async fn verify_records(ctx: &Arc<Ctx>, played: Vec<PlayedGame>) -> RecordCheck 
             let (sem, api) = (sem.clone(), ctx.api.clone());
             tokio::spawn(async move {
                 let _permit = sem.acquire().await;
-                let server = api.game_moves(game.id).await;
+                let server = api.game_moves(game.id, &game.token).await;
                 (game, server)
             })
         })

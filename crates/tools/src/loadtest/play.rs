@@ -35,7 +35,7 @@ struct Driver {
 /// One table: four guests, games one after another until the window ends. Returns the games it
 /// played for the record check.
 pub async fn run_table(ctx: Arc<Ctx>, gi: usize) -> Vec<PlayedGame> {
-    let (sinks, rx) = match connect_four(&ctx, gi).await {
+    let (sinks, rx, token) = match connect_four(&ctx, gi).await {
         Ok(c) => c,
         Err(e) => {
             bump(&ctx.stats.setups_failed);
@@ -44,6 +44,8 @@ pub async fn run_table(ctx: Arc<Ctx>, gi: usize) -> Vec<PlayedGame> {
         }
     };
     let mut table = Table::new(gi, ctx.clone());
+    // a player reads the records back (a private room's games are shown to their players only)
+    table.player_token = token;
     for seat in &mut table.seats {
         seat.open = true;
     }
@@ -61,13 +63,19 @@ pub async fn run_table(ctx: Arc<Ctx>, gi: usize) -> Vec<PlayedGame> {
 async fn connect_four(
     ctx: &Ctx,
     gi: usize,
-) -> Result<(Vec<WsSink>, mpsc::UnboundedReceiver<Incoming>), String> {
+) -> Result<(Vec<WsSink>, mpsc::UnboundedReceiver<Incoming>, String), String> {
     let _permit = ctx.setup.acquire().await;
     let (tx, rx) = mpsc::unbounded_channel();
     let mut sinks = vec![];
+    let mut first = String::new();
     for p in 0..4 {
         let ws = match connect_guest(ctx, gi).await {
-            Ok(ws) => ws,
+            Ok((ws, token)) => {
+                if p == 0 {
+                    first = token;
+                }
+                ws
+            }
             Err(e) => {
                 for mut sink in sinks {
                     ws::close(&mut sink).await;
@@ -81,12 +89,13 @@ async fn connect_four(
         tokio::spawn(ws::reader(p, stream, tx.clone()));
         sinks.push(sink);
     }
-    Ok((sinks, rx))
+    Ok((sinks, rx, first))
 }
 
-async fn connect_guest(ctx: &Ctx, gi: usize) -> Result<ws::Ws, String> {
+/// A new guest's socket, and its access token.
+async fn connect_guest(ctx: &Ctx, gi: usize) -> Result<(ws::Ws, String), String> {
     let token = ctx.api.guest_token().await?;
-    ws::connect(ctx.addr, &ctx.ws_path(gi), &token).await
+    Ok((ws::connect(ctx.addr, &ctx.ws_path(gi), &token).await?, token))
 }
 
 impl Driver {

@@ -60,10 +60,14 @@ pub enum Reply {
 pub struct PlayedGame {
     pub id: i64,
     pub moves: Vec<Move>,
+    /// the access token of one of its players (who may read its record)
+    pub token: String,
 }
 
 pub struct Table {
     pub gi: usize,
+    /// the access token of the table's first player
+    pub player_token: String,
     ctx: Arc<Ctx>,
     pub seats: [SeatState; 4],
     next_id: u64,
@@ -88,6 +92,7 @@ impl Table {
     pub fn new(gi: usize, ctx: Arc<Ctx>) -> Table {
         Table {
             gi,
+            player_token: String::new(),
             ctx,
             seats: Default::default(),
             next_id: 0,
@@ -233,7 +238,8 @@ impl Table {
     /// Keep the current game's moves for the record check.
     pub fn keep_record(&mut self) {
         if let Some(id) = self.game {
-            self.played.push(PlayedGame { id, moves: self.record.clone() });
+            let token = self.player_token.clone();
+            self.played.push(PlayedGame { id, moves: self.record.clone(), token });
         }
     }
 
