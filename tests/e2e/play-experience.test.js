@@ -144,6 +144,13 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   // The English switch: the same page in English, and back.
   await page.click('.lang-btn');
   await page.waitForSelector('.send-to:has-text("Send to")');
+  // English rank names stay inside their pieces ("Bomb" ran past its piece: issue 28).
+  await page.waitForSelector('svg.board .piece.face .piece-text.latin');
+  const outside = await page.$$eval('svg.board .piece.face', gs => gs.map((g) => {
+    const body = g.querySelector('.piece-body').getBoundingClientRect(), text = g.querySelector('.piece-text').getBoundingClientRect();
+    return text.width > body.width + 0.5 ? g.querySelector('.piece-text').textContent : null;
+  }).filter(Boolean));
+  assert.deepEqual(outside, [], 'labels past their pieces');
   assert.equal(await page.getAttribute('.lang-btn', 'lang'), 'zh-CN');
   await page.click('.lang-btn');
   await page.waitForSelector('.send-to:has-text("发送给")');
