@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedServer, newPage, register, uniqueName, assertEnded } from './harness.js';
-import { confirmDeployment, stationsWithLabel, clickStation } from './play.js';
+import { confirmDeployment, stationsWithLabel, clickStation, labelsPastTheirPieces } from './play.js';
 
 const shared = sharedServer();
 
@@ -258,10 +258,7 @@ test('a phone (390 × 844), Hidden Front\'s tall board: deployment, battle and r
   await page.click('.lang-btn');
   await page.waitForSelector('[data-testid=substatus]:has-text("Step")');
   await page.waitForSelector('svg.board .piece.face .piece-text.latin');
-  const outside = await page.$$eval('svg.board .piece.face', gs => gs.map((g) => {
-    const body = g.querySelector('.piece-body').getBoundingClientRect(), text = g.querySelector('.piece-text').getBoundingClientRect();
-    return text.width > body.width + 0.5 ? g.querySelector('.piece-text').textContent : null;
-  }).filter(Boolean));
+  const outside = await labelsPastTheirPieces(page);
   assert.deepEqual(outside, [], 'labels past their pieces');
   await page.click('.lang-btn');
   await page.waitForSelector('[data-testid=substatus]:has-text("无交战")');

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedServer, startServer, newPage, register, uniqueName, assertEnded } from './harness.js';
-import { confirmDeployment, clickStation, playUntilOver } from './play.js';
+import { confirmDeployment, clickStation, playUntilOver, labelsPastTheirPieces } from './play.js';
 
 const shared = sharedServer();
 
@@ -146,10 +146,7 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   await page.waitForSelector('.send-to:has-text("Send to")');
   // English rank names stay inside their pieces ("Bomb" ran past its piece: issue 28).
   await page.waitForSelector('svg.board .piece.face .piece-text.latin');
-  const outside = await page.$$eval('svg.board .piece.face', gs => gs.map((g) => {
-    const body = g.querySelector('.piece-body').getBoundingClientRect(), text = g.querySelector('.piece-text').getBoundingClientRect();
-    return text.width > body.width + 0.5 ? g.querySelector('.piece-text').textContent : null;
-  }).filter(Boolean));
+  const outside = await labelsPastTheirPieces(page);
   assert.deepEqual(outside, [], 'labels past their pieces');
   assert.equal(await page.getAttribute('.lang-btn', 'lang'), 'zh-CN');
   await page.click('.lang-btn');
