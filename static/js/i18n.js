@@ -91,6 +91,10 @@ const zh = {
   reason_surrender_them: '对方投降', reason_surrender_us: '我方投降', reason_surrender_seat: '{seat}投降',
   reason_away_them: '对方断线超时', reason_away_us: '我方断线超时', reason_away_seat: '{seat}断线超时',
   reason_no_combat: '连续 100 步没有交战',
+  you_subject: '你', draw_declined_by: '{seat}拒绝和棋', draw_accepted_by: '{seat}同意和棋', deploy_confirmed_by: '{seat}已确认布阵', escaped_by: '{seat}逃跑',
+  draw_prompt_accept: '同意', draw_prompt_decline: '拒绝', draw_prompt_title: '和棋提议',
+  quick_chat: '快捷语', rules: '规则', rules_title: '{game}规则', rules_link: '规则说明',
+  ranked_register: '注册后即可参加排位赛', ranked_register_btn: '注册账号', ranked_login: '已有账号？登录',
 };
 
 const en = {
@@ -184,6 +188,12 @@ const en = {
   reason_surrender_them: 'the enemy surrendered', reason_surrender_us: 'we surrendered', reason_surrender_seat: '{seat} surrendered',
   reason_away_them: 'the enemy stayed away too long', reason_away_us: 'we stayed away too long', reason_away_seat: '{seat} stayed away too long',
   reason_no_combat: '100 steps without combat',
+  you_subject: 'You', draw_declined_by: '{seat} declines the draw', draw_accepted_by: '{seat} accepts the draw', deploy_confirmed_by: '{seat} confirmed the deployment', escaped_by: '{seat} escaped',
+  draw_offered_you: '{seat} offer a draw', flag_revealed_you: '{your} flag is revealed', seat_eliminated_you: '{seat} are eliminated',
+  draw_offer_lapsed_you: '{your} draw offer lapsed', draw_declined_by_you: '{seat} decline the draw', draw_accepted_by_you: '{seat} accept the draw',
+  draw_prompt_accept: 'Accept', draw_prompt_decline: 'Decline', draw_prompt_title: 'Draw offer',
+  quick_chat: 'Quick chat', rules: 'Rules', rules_title: 'Rules of {game}', rules_link: 'Rules',
+  ranked_register: 'Register to play ranked games', ranked_register_btn: 'Register', ranked_login: 'Have an account? Log in',
 };
 
 // Error codes from the server, in Chinese (English falls back to the server's message).
@@ -228,6 +238,17 @@ export function errorWithReason(err) {
   return err.message || code;
 }
 export function seatName(seat) { return t('seat_' + seat); }
+/**
+ * A line about `seat` for its reader: our own seat (`who.you`, from the room state's `whoIs`) as
+ * 你 / "You" everywhere — with the seat's name under dual control — and any other by its name.
+ * English keeps its own words for "you" where the grammar needs them (`key + '_you'`).
+ */
+export function seatLine(key, seat, who, vars = {}) {
+  if (!who || !who.you) return t(key, { ...vars, seat: seatName(seat), your: seatName(seat) });
+  const dual = (w) => (who.dual ? (lang === 'zh' ? `${w}（${seatName(seat)}）` : `${w} (${seatName(seat)})`) : w);
+  const k = dicts[lang][key + '_you'] ? key + '_you' : key;
+  return t(k, { ...vars, seat: dual(t('you_subject')), your: dual(lang === 'zh' ? '你' : 'Your') });
+}
 /** The winner of a status: a team ("NS"/"EW", the four-player game) or a seat ("S"/"N", Hidden Front). */
 export function winnerName(w) { return w && w.length === 1 ? seatName(w) : t('team_' + w); }
 /** The name of a game: "four_player" → 四国军棋, "hidden_front" → 两人军棋. */

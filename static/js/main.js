@@ -16,6 +16,7 @@ const routes = [
   [/^\/replay\/([\w-]+)$/, () => import('./pages/replay.js'), 'replay'],
   [/^\/leaderboard(?:\/(\w+))?$/, () => import('./pages/leaderboard.js'), 'leaderboard'],
   [/^\/profile(?:\/([^/]+))?$/, () => import('./pages/profile.js'), 'profile'],
+  [/^\/rules(?:\/(\w+))?$/, () => import('./pages/rules.js'), 'rules'],
 ];
 
 let cleanup = null;
@@ -67,6 +68,7 @@ function renderHeader(active) {
     h('a', { href: '#/lobby', class: active === 'lobby' ? 'active' : '' }, t('nav_lobby')),
     h('a', { href: '#/leaderboard/ranked', class: active === 'leaderboard' ? 'active' : '' }, t('nav_leaderboard')),
     me && !me.guest ? h('a', { href: '#/profile/' + encodeURIComponent(me.name), class: active === 'profile' ? 'active' : '' }, t('nav_profile')) : null,
+    h('a', { href: '#/rules/' + (localStorage.getItem('siguo_game') === 'hidden_front' ? 'hidden_front' : 'four_player'), class: active === 'rules' ? 'active' : '', 'data-testid': 'nav-rules' }, t('rules')),
   );
   const acct = document.getElementById('account');
   const lang = h('button.linkish.lang-btn', { onclick: () => { setLang(getLang() === 'zh' ? 'en' : 'zh'); route(); }, 'aria-label': t('lang_switch_label'), lang: getLang() === 'zh' ? 'en' : 'zh-CN' }, t('lang_switch'));

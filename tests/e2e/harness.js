@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -184,3 +185,21 @@ export async function assertEnded(page, { expect = null, escaped = [] } = {}) {
 }
 
 const sorted = (o) => Object.fromEntries(Object.entries(o || {}).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * The server and the browser a test file shares: started before its tests, stopped after them.
+ * Returns an object whose `server` and `browser` are set once started.
+ */
+export function sharedServer(extraEnv = {}) {
+  const shared = { server: null, browser: null };
+  before(async () => {
+    buildServer();
+    shared.server = await startServer(extraEnv);
+    shared.browser = await launchBrowser();
+  });
+  after(async () => {
+    if (shared.browser) await shared.browser.close();
+    if (shared.server) await shared.server.stop();
+  });
+  return shared;
+}

@@ -158,7 +158,11 @@ test('Hidden Front as North at phone width: the board turned, our side at the bo
   assert.ok(await y('C1') > await y('C12'), 'North\'s back row at the bottom');
   assert.ok(await x('E6') < await x('A6'), 'column E on the left');
   const box = await page.$eval('svg.board', s => s.getBoundingClientRect().toJSON());
-  assert.ok(box.width <= 360 && box.width >= 300, `the board fits the phone: ${JSON.stringify(box)}`);
+  // The whole tall board on the screen, with room under it for the phase (issue 28), its pieces
+  // still big enough to tap.
+  assert.ok(box.width <= 360 && box.bottom <= 740 - 150, `the board fits the phone: ${JSON.stringify(box)}`);
+  const pw = await page.$eval('svg.board .piece-body', r => r.getBoundingClientRect().width);
+  assert.ok(pw >= 30, `a piece is ${pw} px wide`);
   assert.ok(await overflow() <= 0, 'the room fits 360 px');
 
   await confirmDeployment(page);

@@ -1,23 +1,12 @@
 // Issue 16, "play experience", in the browser: a round you can follow (numbered moves, a log in
 // words naming our pieces, bot pacing), marks that survive a reload, the casualties panel, the
 // board's size on a laptop and a phone, the replay's controls in view.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildServer, startServer, launchBrowser, newPage, register, uniqueName, assertEnded } from './harness.js';
-import { confirmDeployment, clickStation, playUntilOver } from './play.js';
+import { sharedServer, startServer, newPage, register, uniqueName, assertEnded } from './harness.js';
+import { confirmDeployment, clickStation, playUntilOver, labelsPastTheirPieces } from './play.js';
 
-let server, browser;
-
-before(async () => {
-  buildServer();
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const shared = sharedServer();
 
 async function practice(page, url, { maxSteps = 60 } = {}) {
   await register(page, url, uniqueName('玩'));
@@ -39,8 +28,8 @@ async function moveOnce(page) {
 }
 
 test('a practice round at 1280 × 800: big board, numbered moves, the log in words, a mark kept over a reload, casualties, the replay controls in view', { timeout: 600_000 }, async () => {
-  const page = await newPage(browser, server.url, { width: 1280, height: 800 });
-  await practice(page, server.url);
+  const page = await newPage(shared.browser, shared.server.url, { width: 1280, height: 800 });
+  await practice(page, shared.server.url);
   // The battle is announced, in the log too.
   await page.waitForSelector('[data-testid=log] .entry:has-text("对战开始")', { timeout: 60_000 });
 
@@ -61,7 +50,10 @@ test('a practice round at 1280 × 800: big board, numbered moves, the log in wor
   await page.waitForSelector('[data-testid=log] .entry:has-text("你的")');
   await page.waitForSelector('svg.board .piece.selectable', { timeout: 30_000 });
   const numbers = await page.$$eval('svg.board .move-no', gs => gs.map(g => Number(g.getAttribute('data-move-no'))));
-  assert.deepEqual(numbers, [1, 2, 3, 4], 'our move and the three since, numbered');
+  assert.equal(numbers.length, 4, 'our move and the three since, numbered');
+  // the board's numbers are the log's (issue 28): the four newest moves of the log
+  const logNos = await page.$$eval('[data-testid=log] .entry[data-no]:not([data-no=""])', es => es.map(e => Number(e.dataset.no)));
+  assert.deepEqual(numbers, logNos.slice(0, 4).reverse(), `board ${numbers} against the log ${logNos}`);
   const log = await page.$$eval('[data-testid=log] .entry', es => es.map(e => e.textContent));
   assert.ok(log.every(l => !/[NESW][a-e][1-6]|C[a-c][1-3]/.test(l)), 'no coordinates in the log: ' + log.join(' | '));
   // Hovering a log line stresses its move on the board.
@@ -113,8 +105,8 @@ test('a practice round at 1280 × 800: big board, numbered moves, the log in wor
 });
 
 test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targets are at least 32 px', { timeout: 600_000 }, async () => {
-  const page = await newPage(browser, server.url, { width: 390, height: 844 });
-  await practice(page, server.url);
+  const page = await newPage(shared.browser, shared.server.url, { width: 390, height: 844 });
+  await practice(page, shared.server.url);
   await page.waitForSelector('svg.board .piece.back', { timeout: 60_000 });
   const w = await page.$eval('svg.board', s => s.getBoundingClientRect().width);
   assert.ok(w >= 385, `board width ${w}`);
@@ -125,6 +117,17 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   await page.waitForFunction(() => [...document.querySelectorAll('svg.board .piece-body')].some(r => r.getBoundingClientRect().width >= 32), null, { timeout: 10_000 });
   const pw = Math.min(...await widths());
   assert.ok(pw >= 32, `zoomed piece ${pw}`);
+  // Zoomed, the board opens on our own pieces (it opened cut off, on its left part: issue 28),
+  // and its left edge is a scroll away.
+  const zoom = await page.evaluate(() => {
+    const wrap = document.querySelector('[data-testid=board]').getBoundingClientRect();
+    const mine = [...document.querySelectorAll('svg.board .piece.face .piece-body')].map(g => g.getBoundingClientRect());
+    return { inView: mine.filter(r => r.left >= wrap.left - 1 && r.right <= wrap.right + 1).length, total: mine.length };
+  });
+  assert.ok(zoom.total > 0 && zoom.inView === zoom.total, `zoomed, our pieces in view: ${zoom.inView} of ${zoom.total}`);
+  await page.$eval('[data-testid=board]', w => { w.scrollLeft = 0; });
+  const left = await page.evaluate(() => document.querySelector('svg.board').getBoundingClientRect().left - document.querySelector('[data-testid=board]').getBoundingClientRect().left);
+  assert.ok(left >= -3, `the zoomed board's left edge is reachable: ${left}`);
 
   // Sound is off by default; switched on, it stays on over a reload.
   assert.equal(await page.getAttribute('[data-testid=sound]', 'aria-pressed'), 'false');
@@ -141,6 +144,10 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   // The English switch: the same page in English, and back.
   await page.click('.lang-btn');
   await page.waitForSelector('.send-to:has-text("Send to")');
+  // English rank names stay inside their pieces ("Bomb" ran past its piece: issue 28).
+  await page.waitForSelector('svg.board .piece.face .piece-text.latin');
+  const outside = await labelsPastTheirPieces(page);
+  assert.deepEqual(outside, [], 'labels past their pieces');
   assert.equal(await page.getAttribute('.lang-btn', 'lang'), 'zh-CN');
   await page.click('.lang-btn');
   await page.waitForSelector('.send-to:has-text("发送给")');
@@ -149,12 +156,12 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
 });
 
 test('a logged-out visitor gets no 401 (lobby, leaderboards, a reload)', { timeout: 120_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
   const page = await context.newPage();
   const refused = [];
   page.on('response', r => { if (r.status() === 401) refused.push(r.url()); });
   for (const path of ['/', '/#/lobby', '/#/leaderboard']) {
-    await page.goto(server.url + path);
+    await page.goto(shared.server.url + path);
     await page.waitForLoadState('networkidle');
   }
   await page.reload();
@@ -166,7 +173,7 @@ test('a logged-out visitor gets no 401 (lobby, leaderboards, a reload)', { timeo
 test('bots are paced: each bot move comes at least ~0.8 s after the move before it', { timeout: 600_000 }, async () => {
   const paced = await startServer({ SIGUO_LIVE_BOT_MOVE_DELAY_MS: '800' });
   try {
-    const page = await newPage(browser, paced.url);
+    const page = await newPage(shared.browser, paced.url);
     const moves = [];
     page.on('websocket', ws => ws.on('framereceived', f => {
       try {

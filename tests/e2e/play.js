@@ -94,3 +94,11 @@ export async function screenshotStats(page, png) {
     return { width: img.width, height: img.height, colours: colours.size, stddev: Math.sqrt(sum2 / n - mean * mean) };
   }, b64);
 }
+
+/** The rank labels drawn wider than their own pieces (none is expected). */
+export async function labelsPastTheirPieces(page) {
+  return page.$$eval('svg.board .piece.face', gs => gs.map((g) => {
+    const body = g.querySelector('.piece-body').getBoundingClientRect(), text = g.querySelector('.piece-text').getBoundingClientRect();
+    return text.width > body.width + 0.5 ? g.querySelector('.piece-text').textContent : null;
+  }).filter(Boolean));
+}

@@ -1,24 +1,13 @@
 // End-to-end tests: the real server, the real web client, Debian's chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, startServer, launchBrowser, newPage, register, uniqueName, assertEnded } from './harness.js';
+import { sharedServer, newPage, register, uniqueName, assertEnded } from './harness.js';
 import { confirmDeployment, stationsWithLabel, clickStation, labelAt, playUntilOver, screenshotStats } from './play.js';
 
-let server, browser;
-
-before(async () => {
-  buildServer();
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const shared = sharedServer();
 
 const FAST = { max_steps: 50, move_seconds: 10, deploy_seconds: 30 };
 
@@ -28,14 +17,14 @@ async function setPracticeOptions(page, opts) {
 }
 
 test('register, log out, log in, and the session survives a reload', { timeout: 600_000 }, async () => {
-  const page = await newPage(browser, server.url);
+  const page = await newPage(shared.browser, shared.server.url);
   const name = uniqueName('甲');
-  const password = await register(page, server.url, name);
+  const password = await register(page, shared.server.url, name);
   await page.reload();
   await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
   await page.click('text=退出');
   await page.waitForSelector('a[href="#/login"]');
-  await page.goto(server.url + '/#/login');
+  await page.goto(shared.server.url + '/#/login');
   await page.fill('input[name=username]', name);
   await page.fill('input[name=password]', 'wrong-password-123');
   await page.click('button[type=submit]');
@@ -56,9 +45,9 @@ test('register, log out, log in, and the session survives a reload', { timeout: 
 });
 
 test('a practice game against bots, played to its end; refused swap; battle screenshot; replay', { timeout: 600_000 }, async () => {
-  const page = await newPage(browser, server.url);
-  await register(page, server.url, uniqueName('练'));
-  await page.goto(server.url + '/#/lobby');
+  const page = await newPage(shared.browser, shared.server.url);
+  await register(page, shared.server.url, uniqueName('练'));
+  await page.goto(shared.server.url + '/#/lobby');
   await setPracticeOptions(page, FAST);
   await page.click('[data-testid=practice]');
   await page.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
@@ -149,21 +138,21 @@ test('a practice game against bots, played to its end; refused swap; battle scre
 });
 
 test('the server restarts in the middle of a game: the reconnect banner shows and clears by itself, the game goes on', { timeout: 600_000 }, async () => {
-  const page = await newPage(browser, server.url);
-  await register(page, server.url, uniqueName('断'));
-  await page.goto(server.url + '/#/lobby');
+  const page = await newPage(shared.browser, shared.server.url);
+  await register(page, shared.server.url, uniqueName('断'));
+  await page.goto(shared.server.url + '/#/lobby');
   await setPracticeOptions(page, FAST);
   await page.click('[data-testid=practice]');
   await confirmDeployment(page);
   await page.waitForSelector('svg.board .piece.back', { timeout: 60_000 });
-  const restarting = server.restart({ downMs: 2500 });
+  const restarting = shared.server.restart({ downMs: 2500 });
   await page.waitForSelector('#banner:not([hidden]):has-text("连接已断开")', { timeout: 30_000 });
   await restarting;
   await page.waitForSelector('#banner:not([hidden]):has-text("已重新连接")', { timeout: 60_000 });
   await page.waitForSelector('#banner', { state: 'hidden', timeout: 30_000 });
   // A reload finds the game again: from the lobby's list of games in progress, too.
   const url = page.url();
-  await page.goto(server.url + '/#/lobby');
+  await page.goto(shared.server.url + '/#/lobby');
   await page.waitForSelector('[data-testid=resume] a');
   await page.click('[data-testid=resume] a');
   await page.waitForSelector('svg.board .piece.back', { timeout: 30_000 });
@@ -179,9 +168,9 @@ test('the server restarts in the middle of a game: the reconnect banner shows an
 });
 
 test('a casual game with two people in two browsers plus two bots', { timeout: 600_000 }, async () => {
-  const alice = await newPage(browser, server.url);
-  const bob = await newPage(browser, server.url);
-  await register(alice, server.url, uniqueName('alice'));
+  const alice = await newPage(shared.browser, shared.server.url);
+  const bob = await newPage(shared.browser, shared.server.url);
+  await register(alice, shared.server.url, uniqueName('alice'));
   await bob.click('text=登录');
   await bob.click('[data-testid=guest]');
   await bob.waitForSelector('[data-testid=whoami]');
@@ -202,7 +191,7 @@ test('a casual game with two people in two browsers plus two bots', { timeout: 6
 
   assert.ok(invite.endsWith(code), 'the link carries the code');
   // Bob joins with the code, as the lobby asks.
-  await bob.goto(server.url + '/#/lobby');
+  await bob.goto(shared.server.url + '/#/lobby');
   await bob.fill('input[aria-label=邀请码]', code);
   await bob.click('form.row button[type=submit]');
   await bob.waitForSelector('[data-testid=sit-N]');
@@ -235,10 +224,10 @@ test('a casual game with two people in two browsers plus two bots', { timeout: 6
   await bob.context().close();
 });
 
-test('ranked queue: the waiting indicator and cancel; guests are told to register', { timeout: 600_000 }, async () => {
-  const alice = await newPage(browser, server.url);
-  await register(alice, server.url, uniqueName('候'));
-  await alice.goto(server.url + '/#/lobby');
+test('ranked queue: the waiting indicator and cancel; guests are offered to register', { timeout: 600_000 }, async () => {
+  const alice = await newPage(shared.browser, shared.server.url);
+  await register(alice, shared.server.url, uniqueName('候'));
+  await alice.goto(shared.server.url + '/#/lobby');
   await alice.click('[data-testid=queue-ranked]');
   await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner');
   assert.match(await alice.textContent('[data-testid=queue-status-ranked]'), /匹配中/);
@@ -249,27 +238,28 @@ test('ranked queue: the waiting indicator and cancel; guests are told to registe
   await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner', { state: 'detached' });
   assert.equal((await alice.evaluate(() => fetch('/api/queue').then(r => r.json()))).state, 'idle');
 
-  const guest = await newPage(browser, server.url);
+  const guest = await newPage(shared.browser, shared.server.url);
   await guest.click('text=登录');
   await guest.click('[data-testid=guest]');
   await guest.waitForSelector('[data-testid=whoami]');
-  await guest.click('[data-testid=queue-ranked]');
-  await guest.waitForSelector('.toast.show:has-text("游客不能参加排位赛")');
+  // A guest is offered to register for ranked play, not a queue button that refuses them.
+  await guest.waitForSelector('[data-testid=ranked-register] >> text=注册后即可参加排位赛');
+  assert.equal(await guest.$('[data-testid=queue-ranked]'), null, 'no queue button for a guest');
   assert.deepEqual(alice.errors, []);
   await alice.context().close();
   await guest.context().close();
 });
 
 test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderboard and profiles show it', { timeout: 600_000 }, async () => {
-  const alice = await newPage(browser, server.url);
-  const bob = await newPage(browser, server.url);
+  const alice = await newPage(shared.browser, shared.server.url);
+  const bob = await newPage(shared.browser, shared.server.url);
   const an = uniqueName('队甲'), bn = uniqueName('队乙');
-  await register(alice, server.url, an);
-  await register(bob, server.url, bn);
+  await register(alice, shared.server.url, an);
+  await register(bob, shared.server.url, bn);
   for (const p of [alice, bob]) p.on('dialog', (d) => d.accept());
-  await alice.goto(server.url + '/#/lobby');
+  await alice.goto(shared.server.url + '/#/lobby');
 
-  await bob.goto(server.url + '/#/lobby');
+  await bob.goto(shared.server.url + '/#/lobby');
   await alice.click('[data-testid=queue-ranked_dual]');
   await alice.waitForSelector('[data-testid=queue-status-ranked_dual] .spinner');
   await bob.click('[data-testid=queue-ranked_dual]');
@@ -304,7 +294,7 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await alice.waitForSelector('[data-testid=points]:has-text("0")', { timeout: 30_000 });
 
   // The leaderboard: bob first with 3 points; alice finds her own row.
-  await alice.goto(server.url + '/#/leaderboard/ranked_dual');
+  await alice.goto(shared.server.url + '/#/leaderboard/ranked_dual');
   await alice.waitForSelector('[data-testid=leaderboard]');
   const first = await alice.$$eval('[data-testid=leaderboard] tbody tr:first-child td', tds => tds.map(td => td.textContent));
   // the name with its title (军衔): 3 points is still 工兵
@@ -314,7 +304,7 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
   await alice.waitForSelector(`[data-testid=leaderboard] tr.me:has-text("${an}")`);
 
   // Bob's profile: the ranked_dual line and the game with its replay.
-  await bob.goto(`${server.url}/#/profile/${encodeURIComponent(bn)}`);
+  await bob.goto(`${shared.server.url}/#/profile/${encodeURIComponent(bn)}`);
   await bob.waitForSelector('[data-testid=ladder-ranked_dual]');
   assert.match(await bob.textContent('[data-testid=ladder-ranked_dual]'), /3/);
   // the game's line names the opponent
@@ -329,15 +319,15 @@ test('ranked dual: two accounts are matched, deploy, one surrenders; the leaderb
 });
 
 test('the leaderboards and a profile display', { timeout: 600_000 }, async () => {
-  const page = await newPage(browser, server.url);
+  const page = await newPage(shared.browser, shared.server.url);
   const name = uniqueName('榜');
-  await register(page, server.url, name);
+  await register(page, shared.server.url, name);
   for (const ladder of ['ranked', 'ranked_dual']) {
-    await page.goto(`${server.url}/#/leaderboard/${ladder}`);
+    await page.goto(`${shared.server.url}/#/leaderboard/${ladder}`);
     await page.waitForSelector('[data-testid=leaderboard], .empty:has-text("暂无排名")');
     assert.ok(!(await page.$('.error-text')), 'no error on the leaderboard');
   }
-  await page.goto(`${server.url}/#/profile/${encodeURIComponent(name)}`);
+  await page.goto(`${shared.server.url}/#/profile/${encodeURIComponent(name)}`);
   await page.waitForSelector(`[data-testid=profile-name]:has-text("${name}")`);
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -471,11 +471,11 @@ describe('local actions', () => {
     assert.equal(run(s, { type: 'ui/chat_tab', tab: 'nonsense' }).chatTab, 'room');
   });
 
-  test('swap refused: the error stays shown and is toasted with its reason; a later swap clears it', () => {
+  test('swap refused: the error stays shown in the panel (no toast over the board); a later swap clears it', () => {
     const error = { code: 'bomb_in_front_row', message: 'bombs may not be in the front row' };
     const s = run(inDeploy(), { type: 'ui/swap_failed', error });
     assert.equal(s.swapError, error);
-    assert.deepEqual(s.effects, [{ type: 'toast', error, reason: true, kind: 'error' }]);
+    assert.deepEqual(s.effects, [], 'no toast over the board: the reason shows in the deployment panel');
     assert.equal(run(s, { type: 'ui/swap_done' }).swapError, null);
   });
 
@@ -694,6 +694,42 @@ describe('a round you can follow: numbered moves, what we knew, marks, casualtie
     const again = run(s, upd(46, [mv('E', 'Ea1', 'Ca1', null, ['Ea1', 'Ca1'])]), upd(47, [mv('S', 'Sa2', 'Sa3')]));
     assert.deepEqual(again.recent.map(e => [e.n, e.seat, e.from]), [[1, 'S', 'Sa2']]);
     assert.deepEqual(S.recentMoves(run(fresh(), roomMsg({ phase: 'deploying' })),), []);
+  });
+
+  test('a move is numbered by its battle step, as the step counter and the board say it (issue 28)', () => {
+    // The snapshot's view is at step 37: the next move is step 38; a skip is a step too; a `turn`
+    // event's step count is the truth.
+    const turnAt = (seat, steps) => ({ type: 'turn', seat, steps });
+    let s = run(inBattle(),
+      upd(43, [mv('S', 'Sa1', 'Sa2'), turnAt('W', 38)], { view: view({ turn: 'W', steps: 38 }) }),
+      upd(44, [{ type: 'skipped', seat: 'W', skips: 1 }, turnAt('N', 39), mv('N', 'Nc3', 'Nc4'), turnAt('E', 40)], { view: view({ turn: 'E', steps: 40 }) }));
+    assert.deepEqual(s.log.filter(e => e.type === 'moved').map(e => e.no), [38, 40]);
+    assert.deepEqual(s.recent.map(e => e.no), [38, 40], 'the board draws the same numbers as the log');
+    assert.equal(s.moveNo, 40);
+    // After a reload (a snapshot) numbering goes on from the view's step count.
+    const again = run(s, snapshot({ v: 50, view: view({ turn: 'W', steps: 45 }) }), upd(51, [mv('W', 'Wa1', 'Wa2'), turnAt('N', 46)], { view: view({ turn: 'N', steps: 46 }) }));
+    assert.equal(again.log.filter(e => e.type === 'moved').pop().no, 46);
+    assert.equal(again.recent.at(-1).no, 46);
+  });
+
+  test('a draw offered by another seat is a prompt for a player with a live seat, not for the offerer or a spectator', () => {
+    const offered = (seat, over = {}) => run(inBattle(), upd(43, [{ type: 'draw_offered', seat }], { view: view({ draw_offer: seat }), ...over }));
+    assert.equal(S.drawPrompt(offered('E')), 'E');
+    assert.equal(S.drawPrompt(offered('S')), null, 'our own offer');
+    assert.equal(S.drawPrompt(run(offered('E'), upd(44, [{ type: 'draw_declined', seat: 'W' }], { view: view({ draw_offer: null }) }))), null, 'answered');
+    const spectator = run(fresh(), roomMsg({ phase: 'battle', game: 17, you: { seats: [] } }), snapshot({ you: { seats: [] }, view: view({ draw_offer: 'E' }) }));
+    assert.equal(S.drawPrompt(spectator), null);
+    const out = run(inBattle(), snapshot({ view: view({ draw_offer: 'E', eliminated: ['S'] }) }));
+    assert.equal(S.drawPrompt(out), null, 'an eliminated seat has nothing to answer');
+    assert.equal(S.drawPrompt(run(inBattle(), snapshot({ view: view({ draw_offer: 'N' }) }))), 'N', 'after a reload the prompt is back');
+  });
+
+  test('our own seat is "you" in every line; dual control names the seat too', () => {
+    const s = inBattle();
+    assert.deepEqual(S.whoIs(s, 'S'), { you: true, dual: false });
+    assert.deepEqual(S.whoIs(s, 'N'), { you: false });
+    const dual = run(s, snapshot({ you: { seats: ['N', 'S'] } }));
+    assert.deepEqual(S.whoIs(dual, 'N'), { you: true, dual: true });
   });
 
   test('a combat remembers our rank and never an enemy rank we did not see', () => {

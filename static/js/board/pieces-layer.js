@@ -61,15 +61,21 @@ function drawPiece(ctx, name, code) {
   }
 }
 
-/** Numbers of the recent moves, at their destinations, in the mover's colour. */
+/**
+ * Numbers of the recent moves, at their destinations, in the mover's colour: the move's own number
+ * (`no`, its step, as the log says it) where it has one.
+ */
 function drawMoveNumbers(ctx, recent) {
   const { L } = ctx;
   for (const m of recent) {
     if (m.n == null) continue;
+    const label = String(m.no ?? m.n);
     const [x, y] = ctx.pos(m.path[m.path.length - 1]);
-    const g = el('g', { class: 'move-no', transform: `translate(${x + L.pw / 2 - 2},${y - L.ph / 2 + 1})`, 'data-move-no': m.n }, ctx.layers.targets);
-    el('circle', { r: U * 0.2, fill: SEAT_COLOURS[m.seat] }, g);
-    text({ y: U * 0.075 }, g, String(m.n));
+    const g = el('g', { class: 'move-no', transform: `translate(${x + L.pw / 2 - 2},${y - L.ph / 2 + 1})`, 'data-move-no': label }, ctx.layers.targets);
+    // a pill as wide as the number (step numbers reach three digits)
+    const w = Math.max(U * 0.4, U * 0.12 + label.length * U * 0.2);
+    el('rect', { x: -w / 2, y: -U * 0.2, width: w, height: U * 0.4, rx: U * 0.2, fill: SEAT_COLOURS[m.seat] }, g);
+    text({ y: U * 0.075 }, g, label);
   }
 }
 

@@ -47,11 +47,27 @@ export function pieceShape(ctx, parent, x, y, code, opts = {}) {
   } else {
     const label = ctx.rankLabel ? ctx.rankLabel(rank) : rank;
     const latin = /^[\x00-\x7f]+$/.test(label);
-    text({ x: 0, y: U * (latin ? 0.07 : 0.1), fill: SEAT_COLOURS[seat], class: 'piece-text' + (rank === 'F' ? ' flag' : '') + (latin ? ' latin' : '') }, g, label);
+    const t = text({ x: 0, y: U * (latin ? 0.07 : 0.1), fill: SEAT_COLOURS[seat], class: 'piece-text' + (rank === 'F' ? ' flag' : '') + (latin ? ' latin' : '') }, g, label);
+    fitText(t, label, w - 6);
   }
-  if (hidden && opts.mark) text({ x: 0, y: U * 0.1, class: 'piece-text mark' }, g, opts.mark);
+  if (hidden && opts.mark) fitText(text({ x: 0, y: U * 0.1, class: 'piece-text mark' }, g, opts.mark), opts.mark, w - 6);
   if (opts.title) { const ti = el('title', {}, g); ti.textContent = opts.title; }
   return g;
+}
+
+/**
+ * Keep a label inside `width` user units: a label longer than its piece allows ("Bomb", "Capt" in
+ * English) is squeezed to fit. The width is estimated from the characters (a CJK character is as
+ * wide as the font size, a bold Latin one up to 0.7 of it), so it works before the text is laid out.
+ */
+export function fitText(node, label, width) {
+  const size = /[^\x00-\x7f]/.test(label) ? 17 : 13;
+  const est = [...label].reduce((n, ch) => n + (ch.charCodeAt(0) > 0x7f ? size : size * 0.7), 0);
+  if (est > width) {
+    node.setAttribute('textLength', String(width));
+    node.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+  }
+  return node;
 }
 
 /** The path command from station `a` (already reached) to its neighbour `b`: a line or the arc. */

@@ -22,7 +22,8 @@ export async function render(main) {
     type: 'button', 'data-testid': 'game-' + v, 'data-variant': v, onclick: () => pickGame(v),
   }, gameName(v)));
   const gameDesc = h('p.muted.small', { 'data-testid': 'game-desc' });
-  const gameCard = h('section.panel.play-card.game-card', h('h2', t('choose_game')), h('div.game-switch', { role: 'group' }, gameButtons), gameDesc);
+  const rulesLink = h('a.small', { 'data-testid': 'rules-link' }, t('rules_link'));
+  const gameCard = h('section.panel.play-card.game-card', h('h2', t('choose_game'), rulesLink), h('div.game-switch', { role: 'group' }, gameButtons), gameDesc);
 
   // --- play cards
   let practiceOpts = optionsForm({}, game);
@@ -44,7 +45,19 @@ export async function render(main) {
     } finally { practiceBtn.disabled = false; }
   }
 
+  // Ranked play needs an account: a guest (or a visitor) is offered to register, not a button
+  // that then refuses them.
+  const mayQueue = !!(me && !me.guest);
   const queueCards = LADDERS.map((ladder) => {
+    if (!mayQueue) {
+      return h('section.panel.play-card', { 'data-game': LADDER_GAME[ladder], 'data-testid': 'ranked-card-' + ladder },
+        h('h2', t(ladder), h('a.small', { href: '#/leaderboard/' + ladder }, t('leaderboard'))),
+        h('p.muted.small', t(ladder + '_desc')),
+        h('div.register-ranked', { 'data-testid': 'ranked-register' },
+          h('span', t('ranked_register')),
+          h('div.row', h('a.btn.blue', { href: '#/register' }, t('ranked_register_btn')),
+            me ? null : h('a.small', { href: '#/login' }, t('ranked_login')))));
+    }
     const status = h('div.queue-status', { 'data-testid': 'queue-status-' + ladder });
     const btn = h('button.btn.blue', { 'data-testid': 'queue-' + ladder });
     const draw = () => {
@@ -127,6 +140,7 @@ export async function render(main) {
       b.setAttribute('aria-pressed', String(on));
     }
     gameDesc.textContent = t('game_' + v + '_desc');
+    rulesLink.href = '#/rules/' + v;
     practiceDesc.textContent = t(v === 'hidden_front' ? 'practice_desc_hf' : 'practice_desc');
     practiceOpts = optionsForm({}, v);
     clear(practiceOptsBox, practiceOpts.el);

@@ -1,9 +1,10 @@
 // The two append-only feeds of a room: the chat (room and team tabs, system lines) and the game
 // log (one line per logged event). Each render appends the entries that are new in the state.
 import { h, clear } from '../dom.js';
-import { t, seatName, winnerName } from '../i18n.js';
+import { t, seatLine, getLang } from '../i18n.js';
+import { quickPhrases } from '../quick-chat.js';
 import { SEAT_COLOURS } from '../board.js';
-import { moveWords } from './words.js';
+import { moveWords, resultWords } from './words.js';
 import * as S from './state.js';
 
 /** Append `list[shown…]` to `box` with `line`, scrolled to the end; returns the new count. */
@@ -15,30 +16,32 @@ function appendNew(box, list, shown, line) {
   return list.length;
 }
 
-function chatLine(m) {
-  if (m.sys) return h('div.sys', t(m.sys, { seat: seatName(m.seat) }));
+function chatLine(m, s) {
+  if (m.sys) return h('div.sys', seatLine(m.sys, m.seat, S.whoIs(s, m.seat)));
   return h('div', { class: 'msg' + (m.team ? ' team' : '') },
     h('span.who', { style: { color: m.seat ? SEAT_COLOURS[m.seat] : '#444' } }, m.from + ':'), m.text);
 }
 
-/** The text of a logged update event (state.log). */
-export function logText(ev) {
-  const s = ev.seat ? seatName(ev.seat) : '';
+/** The keys of the logged events told as "{seat} …" (our own seat as 你 / You). */
+const SEAT_LINES = {
+  flag_revealed: 'flag_revealed', draw_offered: 'draw_offered', draw_declined: 'draw_declined_by',
+  draw_accepted: 'draw_accepted_by', draw_offer_expired: 'draw_offer_lapsed', deploy_confirmed: 'deploy_confirmed_by',
+  escaped: 'escaped_by',
+};
+
+/** The text of a logged update event (state.log) for the viewer of the room state `s`. */
+export function logText(ev, s) {
+  const who = ev.seat ? S.whoIs(s, ev.seat) : null;
+  if (SEAT_LINES[ev.type]) return seatLine(SEAT_LINES[ev.type], ev.seat, who);
   switch (ev.type) {
     case 'moved': return moveWords(ev);
-    case 'skipped': return t('skipped', { seat: s, n: ev.skips });
-    case 'flag_revealed': return t('flag_revealed', { seat: s });
-    case 'eliminated': return t('seat_eliminated', { seat: s }) + ` (${t('elim_' + ev.reason)})`;
-    case 'draw_offered': return t('draw_offered', { seat: s });
-    case 'draw_declined': return `${s}: ${t('decline_draw')}`;
-    case 'draw_accepted': return `${s}: ${t('accept_draw')}`;
-    case 'draw_offer_expired': return t('draw_offer_lapsed', { seat: s });
-    case 'deploy_confirmed': return `${s}: ${t('deployed')}`;
+    case 'skipped': return seatLine('skipped', ev.seat, who, { n: ev.skips });
+    case 'eliminated': return seatLine('seat_eliminated', ev.seat, who) + ` (${t('elim_' + ev.reason)})`;
     case 'battle_started': return t('battle_begins');
-    case 'escaped': return `${s}: ${t('elim_escaped')}`;
     case 'game_over': {
-      const st = ev.status || {};
-      return t('game_over') + ' · ' + (st.state === 'draw' ? t('draw') : t('winner', { team: winnerName(st.winner) }));
+      // The same words as the result box (from the final view, which this event comes with).
+      const { big, reason } = resultWords(s);
+      return t('game_over') + ' · ' + big + (reason ? ` (${reason})` : '');
     }
     default: return ev.type;
   }
@@ -56,8 +59,13 @@ export function createChatView(on) {
   const [tabRoom, roomLabel] = radio('room', t('room_chat'));
   const [tabTeam, teamLabel] = radio('team', t('team_chat'));
   const sendTo = h('div.send-to', t('send_to') + ':', roomLabel, teamLabel);
-  const el = h('section.panel.chat',
+  // Quick chat: one tap sends a phrase as an ordinary chat line (to the room or the team, as chosen).
+  const quick = h('div.quick-chat', { role: 'group', 'aria-label': t('quick_chat'), 'data-testid': 'quick-chat' },
+    quickPhrases(getLang()).map(p => h('button.btn.small', { type: 'button', 'data-phrase': p, onclick: () => on.send(p) }, p)));
+  const el = h('section.panel.chat', { 'data-testid': 'chat' },
+    h('h2', t('chat')),
     log,
+    quick,
     h('form', {
       onsubmit: async (ev) => {
         ev.preventDefault();
@@ -73,7 +81,7 @@ export function createChatView(on) {
       sendTo.hidden = S.isHiddenFront(s); // two sides, no team to talk to
       tabRoom.checked = s.chatTab === 'room';
       tabTeam.checked = s.chatTab === 'team';
-      shown = appendNew(log, s.chat, shown, chatLine);
+      shown = appendNew(log, s.chat, shown, (m) => chatLine(m, s));
     },
   };
 }
@@ -85,12 +93,12 @@ export function createChatView(on) {
 export function createLogView(on = {}) {
   const el = h('div.log.game-log', { 'data-testid': 'log' });
   let shown = 0, fixed = null;
-  function line(ev) {
+  function line(ev, s) {
     const no = ev.type === 'moved' ? ev.no : null;
     const badge = no != null
       ? h('span.no', { style: { background: SEAT_COLOURS[ev.seat] } }, String(no))
       : h('span.no.plain', '·');
-    const words = logText(ev);
+    const words = logText(ev, s);
     const text = ev.type === 'moved' && ev.combat ? h('span', { class: 'combat-word ' + ev.combat }, words) : h('span', words);
     const row = h('div.entry', { 'data-no': no ?? '', title: ev.type === 'moved' ? `${ev.from} → ${ev.to}` : '' }, badge, text);
     if (no != null) {
@@ -112,7 +120,7 @@ export function createLogView(on = {}) {
       if (s.log.length === shown) return;
       for (const old of el.querySelectorAll('.entry.fresh')) old.classList.remove('fresh');
       for (const ev of s.log.slice(shown)) {
-        const row = line(ev);
+        const row = line(ev, s);
         row.classList.add('fresh');
         el.prepend(row);
       }

@@ -27,6 +27,8 @@ export function createInfoView() {
         }, t('copy'))));
       }
       parts.push(optionsList(r.options || {}, r.variant));
+      // The rules open in a new tab: the game goes on here.
+      parts.push(h('a.small', { href: '#/rules/' + (r.variant || 'four_player'), target: '_blank', rel: 'noopener', 'data-testid': 'room-rules' }, t('rules_link')));
       clear(el, ...parts);
     },
   };

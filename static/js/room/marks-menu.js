@@ -36,7 +36,7 @@ export function createMarkMenu({ pick, clientPos }) {
         h('button.btn.small', { type: 'button', 'data-mark': '', onclick: () => pick(station, null) }, t('mark_clear')));
       document.body.append(el);
       const [x, y] = clientPos(station);
-      el.style.left = Math.max(4, Math.min(innerWidth - 254, x - 125)) + 'px';
+      el.style.left = Math.max(4, Math.min(innerWidth - el.offsetWidth - 4, x - el.offsetWidth / 2)) + 'px';
       el.style.top = Math.max(56, Math.min(innerHeight - el.offsetHeight - 4, y + 18)) + 'px';
       menu = { station, el };
     },

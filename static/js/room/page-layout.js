@@ -12,6 +12,7 @@ import { createInfoView } from './info-view.js';
 import { createChatView, createLogView } from './feed-views.js';
 import { createCasualtiesView } from './casualties-view.js';
 import { createMarkMenu } from './marks-menu.js';
+import { createDrawPrompt } from './draw-prompt.js';
 
 export function createRoomLayout(main, on) {
   const { dispatch } = on;
@@ -23,6 +24,7 @@ export function createRoomLayout(main, on) {
     onMark: (station) => dispatch({ type: 'ui/mark_menu', station }),
   });
   const status = createStatusView(overlay, on);
+  const drawPrompt = createDrawPrompt(boardBox, (type) => on.act(type));
   const seats = createSeatsView(on.act);
   const chat = createChatView({ tab: (tab) => dispatch({ type: 'ui/chat_tab', tab }), send: on.sendChat });
   const log = createLogView({
@@ -48,13 +50,19 @@ export function createRoomLayout(main, on) {
     boardView, status, markMenu,
     draw(s, now) {
       for (const view of [boardView, status]) view.render(s, now);
-      for (const view of [seats, info, chat, log, casualties, markMenu]) view.render(s);
+      for (const view of [seats, info, chat, log, casualties, markMenu, drawPrompt]) view.render(s);
       const phase = s.phase || (s.room && s.room.phase);
+      logPanel.hidden = phase === 'waiting' || !phase || !s.log.length;
       if (phase === drawnPhase) return;
       // A new phase: old error toasts are moot; the invite matters only while waiting.
       if (drawnPhase) toast('');
       drawnPhase = phase;
-      if (phase === 'waiting') side.insertBefore(info.el, status.el.nextSibling);
+      // Waiting: the seats (坐下 / 加电脑) and the invite come first, on the first screen; the log
+      // has nothing to say yet. Playing: the status, then the log of the last moves.
+      const waiting = phase === 'waiting' || !phase;
+      if (waiting) side.insertBefore(seats.el, status.el.nextSibling);
+      else side.insertBefore(seats.el, chat.el);
+      if (waiting) side.insertBefore(info.el, seats.el.nextSibling);
       else side.append(info.el);
     },
   };
@@ -68,6 +76,12 @@ function boardTools(boardBox) {
   const zoomBtn = h('button.btn.small.zoom', { type: 'button', 'data-testid': 'zoom', onclick: () => {
     const z = boardBox.classList.toggle('zoomed');
     zoomBtn.textContent = z ? t('unzoom') : t('zoom');
+    // Zoomed in, the view opens on our own side (the bottom, in the middle), from where the
+    // board scrolls either way.
+    if (z) {
+      boardBox.scrollLeft = (boardBox.scrollWidth - boardBox.clientWidth) / 2;
+      boardBox.scrollTop = boardBox.scrollHeight;
+    }
   } }, t('zoom'));
   return h('div.board-tools', zoomBtn, soundBtn, h('span.small.muted.kb-hint', t('keyboard_help') + ' · ' + t('mark_hint')));
 }

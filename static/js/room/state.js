@@ -39,8 +39,8 @@ export function initialState(roomId = null) {
     results: null, // a finished ranked game's results, seat -> {outcome, points} (public, every seat)
     points: null, // {points, outcome, rating}: ours of `results` (null for a spectator or no results)
     swapError: null, // the error of the last refused swap
-    recent: [], // the moves since (and including) our last one: {n, seat, from, to, path, combat, attacker, defender}
-    moveNo: 0, // moves seen in this game (numbers the log)
+    recent: [], // the moves since (and including) our last one: {n, no (its step), seat, from, to, path, combat, attacker, defender}
+    moveNo: 0, // the battle's step count (moves and skips): numbers the moves in the log and on the board
     marks: {}, // station -> what we believe an enemy piece is ('9'…'1', 'B', 'M', 'F', '?'); kept per game
     markMenu: null, // the station whose mark menu is open
     offeredAt: {}, // seat -> the step of its last draw offer seen (Hidden Front's 10-step rule)
@@ -293,6 +293,26 @@ export function casualties(s) {
 }
 const RANK_ORDER = ['9', '8', '7', '6', '5', '4', '3', '2', '1', 'B', 'M', 'F'];
 
+/**
+ * A draw offered by another seat that we may answer: the offering seat, or null. Shown as a
+ * prompt over the board (同意 / 拒绝) while we hold a live seat of the battle.
+ */
+export function drawPrompt(s) {
+  const offer = s.phase === 'battle' && s.view && s.view.draw_offer;
+  if (!offer || controls(s, offer)) return null;
+  const elim = eliminated(s);
+  return mySeats(s).some(seat => !elim.has(seat)) ? offer : null;
+}
+
+/**
+ * Who `seat` is for this viewer, for the words of a line: {you: true, dual} for a seat we control
+ * (dual: we control two, so the seat is named too), else {you: false}. Every line of the page
+ * (log, chat, status, plates) tells our own seat the same way.
+ */
+export function whoIs(s, seat) {
+  return controls(s, seat) ? { you: true, dual: mySeats(s).length > 1 } : { you: false };
+}
+
 /** Which of the recent moves (state.recent) should be numbered on the board. */
 export const recentMoves = (s) => (s.phase === 'battle' || s.phase === 'finished' ? s.recent : []);
 
@@ -354,6 +374,10 @@ function followMoves(s, events) {
   let recent = s.recent, moveNo = s.moveNo, marks = s.marks, marksChanged = false;
   const entries = [];
   for (const ev of events) {
+    // Moves are numbered by the battle's step (moves and skips, as the step counter counts them);
+    // a `turn` event says the step count outright.
+    if (ev.type === 'turn' && Number.isInteger(ev.steps)) moveNo = ev.steps;
+    if (ev.type === 'skipped') moveNo += 1;
     if (ev.type !== 'moved') continue;
     moveNo += 1;
     const a = pieces[ev.from] || ev.seat + '?';
@@ -428,7 +452,7 @@ const HANDLERS = {
       presence, escaped,
       lastPath: lastMove ? lastMove.path : s.lastPath,
       selected: null,
-      moveNo: s.game === msg.game && s.moveNo ? s.moveNo : (msg.view && msg.view.steps) || 0,
+      moveNo: msg.view && Number.isInteger(msg.view.steps) ? msg.view.steps : sameGame ? s.moveNo : 0,
       recent: s.game === msg.game ? s.recent : [],
       marks: s.game === msg.game ? s.marks : {},
       results: sameGame ? s.results : null,
@@ -483,7 +507,7 @@ const HANDLERS = {
       ...s,
       v: msg.v, view, clock: msg.clock || s.clock, legal: msg.legal_moves || {}, phase,
       confirmed, escaped, lastPath, log, chat, selected: null,
-      recent: followed.recent, moveNo: followed.moveNo, marks: followed.marks,
+      recent: followed.recent, moveNo: msg.view && Number.isInteger(msg.view.steps) ? msg.view.steps : followed.moveNo, marks: followed.marks,
       markMenu: followed.marksChanged ? null : s.markMenu,
       offeredAt: offers.length ? { ...s.offeredAt, ...Object.fromEntries(offers.map(o => [o, (view && view.steps) || 0])) } : s.offeredAt,
     };
@@ -548,8 +572,9 @@ const HANDLERS = {
     return { ...s, swapError: null };
   },
 
+  /** A refused swap: its reason shows in the deployment panel, next to 确认布阵 (no toast over the board). */
   'ui/swap_failed'(s, { error }) {
-    return { ...s, swapError: error, effects: [{ type: 'toast', error, reason: true, kind: 'error' }] };
+    return { ...s, swapError: error };
   },
 
   /** A move was refused: its pieces become selectable again unless the game moved on. */

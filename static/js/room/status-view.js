@@ -1,7 +1,8 @@
 // The phase panel: what is going on (waiting, deployment countdown, whose turn, result) and the
 // buttons of the phase; the result also shows over the board.
 import { h, clear } from '../dom.js';
-import { t, seatName, errorWithReason, winnerName } from '../i18n.js';
+import { t, seatName, seatLine, errorWithReason } from '../i18n.js';
+import { resultWords } from './words.js';
 import * as S from './state.js';
 import { ratingText, titleBadge } from '../ladder.js';
 
@@ -77,12 +78,9 @@ export function createStatusView(overlay, on) {
     if (mine.some(seat => !elim.has(seat))) {
       const offer = s.view && s.view.draw_offer;
       const wait = S.drawOfferWait(s, mine[0]);
-      if (offer && !S.controls(s, offer)) {
-        controls.append(h('div', { style: { width: '100%', fontWeight: 600 } }, t('draw_offered', { seat: seatName(offer) })),
-          h('button.btn.green', { onclick: () => on.act('accept_draw') }, t('accept_draw')),
-          h('button.btn', { onclick: () => on.act('decline_draw') }, t('decline_draw')));
-      } else if (offer) {
-        controls.append(h('div.muted', { style: { width: '100%' } }, t('draw_offered', { seat: seatName(offer) })));
+      if (offer) {
+        // Another seat's offer is answered in the prompt over the board (draw-prompt.js).
+        controls.append(h('div.muted', { 'data-testid': 'draw-line', style: { width: '100%' } }, seatLine('draw_offered', offer, S.whoIs(s, offer))));
       } else if (wait > 0) {
         controls.append(h('button.btn', { 'data-testid': 'offer-draw', disabled: true, title: t('draw_again_in', { n: wait }) }, t('offer_draw')),
           h('span.small.muted', { 'data-testid': 'draw-wait' }, t('draw_again_in', { n: wait })));
@@ -111,17 +109,13 @@ export function createStatusView(overlay, on) {
   }
 
   function finished(s) {
-    const r = S.result(s);
-    const hf = S.isHiddenFront(s);
-    const big = r.outcome === 'won' ? t(hf ? 'you_won_hf' : 'you_won') : r.outcome === 'lost' ? t(hf ? 'you_lost_hf' : 'you_lost')
-      : r.outcome === 'winner' ? t('winner', { team: winnerName(r.winner) }) : r.outcome === 'draw' ? t('draw') : t('game_over');
-    const cls = r.outcome === 'won' ? 'win' : r.outcome === 'lost' ? 'loss' : 'none';
+    const { big, cls, reason } = resultWords(s);
     statusLine.textContent = t('game_over');
-    const why = S.reasonText(r);
-    subLine.textContent = why ? t(why.key, why.team ? { team: t('team_' + why.team) } : why.seat ? { seat: seatName(why.seat) } : undefined) : '';
+    // The reason is named once: in the result box.
+    subLine.textContent = '';
     controls.append(h('div.result-box', { 'data-testid': 'result', style: { width: '100%' } },
       h('div.big.' + cls, big),
-      subLine.textContent ? h('div', { 'data-testid': 'result-reason' }, subLine.textContent) : null,
+      reason ? h('div', { 'data-testid': 'result-reason' }, reason) : null,
       h('div.small.muted', t('full_reveal')),
       s.points && s.points.rating ? h('div', { 'data-testid': 'new-rating' }, t('rating') + ': ', h('b', ratingText(s.points.rating)),
         ` (${t(OUTCOME_TEXT[s.points.outcome] || 'elim_escaped')})`, titleBadge(s.points.rating.title))
