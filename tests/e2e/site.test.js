@@ -339,14 +339,14 @@ test('the leaderboards and a profile display', { timeout: 600_000 }, async () =>
 // per-game statistics and the rating-history chart, and the leaderboard has a tab per ladder. The
 // clocks are Hidden Front's standard ones (a rated game is never shortened).
 test('Hidden Front rated: queue, accept, play, the new rating and the chart', { timeout: 600_000 }, async () => {
-  const alice = await newPage(browser, server.url);
-  const bob = await newPage(browser, server.url);
+  const alice = await newPage(shared.browser, shared.server.url);
+  const bob = await newPage(shared.browser, shared.server.url);
   const an = uniqueName('甲'), bn = uniqueName('乙');
-  await register(alice, server.url, an);
-  await register(bob, server.url, bn);
+  await register(alice, shared.server.url, an);
+  await register(bob, shared.server.url, bn);
   for (const p of [alice, bob]) {
     p.on('dialog', (d) => d.accept());
-    await p.goto(server.url + '/#/lobby');
+    await p.goto(shared.server.url + '/#/lobby');
     await p.click('[data-testid=game-hidden_front]');
     // the rated queue shows with its game, the four-player ones do not
     await p.waitForSelector('[data-testid=queue-hf_ranked]:visible');
@@ -377,13 +377,13 @@ test('Hidden Front rated: queue, accept, play, the new rating and the chart', { 
   assert.equal(await bob.$('[data-testid=new-rating] [data-testid=title]'), null, 'no title while provisional');
 
   // bob's profile: the rating, the Hidden Front game counted, the chart with one point
-  await bob.goto(`${server.url}/#/profile/${encodeURIComponent(bn)}`);
+  await bob.goto(`${shared.server.url}/#/profile/${encodeURIComponent(bn)}`);
   await bob.waitForSelector('[data-testid=ladder-hf_ranked] [data-testid=rating]:has-text("1662?")');
   await bob.waitForSelector('[data-testid=rating-chart] circle');
   assert.equal(await bob.$$eval('[data-testid=rating-chart] circle', c => c.length), 1);
   assert.match(await bob.textContent('[data-testid=per-game]'), /两人军棋\s*1\s*1\s*0\s*0/);
   // the leaderboard: a tab per ladder; nobody on Hidden Front's yet (10 games and a settled RD)
-  await bob.goto(`${server.url}/#/leaderboard/hf_ranked`);
+  await bob.goto(`${shared.server.url}/#/leaderboard/hf_ranked`);
   await bob.waitForSelector('[data-testid=tab-hf_ranked].active');
   assert.equal(await bob.$$eval('.tabs a', as => as.length), 3);
   await bob.waitForSelector('.empty:has-text("暂无排名")');
