@@ -19,6 +19,7 @@ mod sessions;
 pub mod socket;
 pub mod store;
 pub mod tickets;
+mod watching;
 
 pub use config::LiveConfig;
 pub use conn::{client_channel, ClientTx, Kill, CLOSE_MOVED, CLOSE_SESSION_ENDED, OUTBOUND_QUEUE};

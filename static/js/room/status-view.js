@@ -4,7 +4,7 @@ import { h, clear } from '../dom.js';
 import { t, seatName, errorWithReason, winnerName } from '../i18n.js';
 import * as S from './state.js';
 
-const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal', 'offeredAt'];
+const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal', 'offeredAt', 'seats'];
 
 const OUTCOME_TEXT = { win: 'win', loss: 'loss', draw: 'draw', surrender: 'elim_surrendered' };
 
@@ -88,6 +88,14 @@ export function createStatusView(overlay, on) {
       } else {
         controls.append(h('button.btn', { 'data-testid': 'offer-draw', onclick: () => on.act('offer_draw') }, t('offer_draw')));
       }
+      if (s.room && (s.room.kind === 'casual' || s.room.kind === 'practice')) {
+        const auto = mine.some(seat => S.autoOf(s, seat));
+        controls.append(h('button.btn' + (auto ? '.primary' : ''), {
+          'data-testid': 'auto-play', 'aria-pressed': String(auto), onclick: () => on.act('auto_play', { on: !auto }),
+        }, t(auto ? 'auto_play_off' : 'auto_play_on')));
+      } else if (s.room) {
+        controls.append(h('span.small.muted', { 'data-testid': 'ranked-rules' }, t('ranked_no_auto')));
+      }
       controls.append(h('button.btn.danger', {
         'data-testid': 'surrender',
         onclick: () => { if (confirm(t('confirm_surrender'))) on.act('surrender'); },
@@ -109,6 +117,20 @@ export function createStatusView(overlay, on) {
     timeoutsLine.textContent = t('hf_timeouts', { s: c.timeouts.S, n: c.timeouts.N, max: c.maxTimeouts });
   }
 
+  /** 再来一局: ask (or, as the host, start with those who asked); who asked so far. */
+  function rematchRow(s) {
+    const asked = S.rematchSeats(s);
+    if (!asked) return null;
+    const mine = S.mySeats(s);
+    const iAsked = mine.length && mine.every(seat => asked.includes(seat));
+    const host = s.room && s.room.you && s.room.you.host;
+    return h('div.row', { style: { justifyContent: 'center', marginTop: '8px' }, 'data-testid': 'rematch-row' },
+      mine.length ? h('button.btn.primary', { 'data-testid': 'rematch', disabled: !!iAsked, onclick: () => on.act('rematch') },
+        t(iAsked ? 'rematch_asked' : 'rematch')) : null,
+      host && iAsked && mine.length ? h('button.btn', { 'data-testid': 'rematch-start', onclick: () => on.act('rematch', { start: true }) }, t('rematch_start')) : null,
+      asked.length ? h('span.small.muted', { 'data-testid': 'rematch-seats' }, t('rematch_seats', { seats: asked.map(seatName).join(' ') })) : null);
+  }
+
   function finished(s) {
     const r = S.result(s);
     const hf = S.isHiddenFront(s);
@@ -123,6 +145,7 @@ export function createStatusView(overlay, on) {
       subLine.textContent ? h('div', { 'data-testid': 'result-reason' }, subLine.textContent) : null,
       h('div.small.muted', t('full_reveal')),
       s.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', pointsText(s.points))) : null,
+      rematchRow(s),
       h('div.row', { style: { justifyContent: 'center', marginTop: '8px' } },
         s.game != null ? h('a.btn.primary', { href: '#/replay/' + s.game, 'data-testid': 'replay-link' }, t('watch_replay')) : null,
         h('a.btn', { href: '#/lobby' }, t('back_to_lobby')))));
