@@ -7,7 +7,7 @@ use crate::db::limits;
 use crate::db::{Db, DbConn};
 use crate::error::AppResult;
 use crate::live::directory::{BoxFuture, Directory, HeldPlace, Leases, PlaceOp, SharedRoom};
-use crate::live::protocol::RoomSummary;
+use crate::live::protocol::{LiveGameSummary, RoomSummary};
 use bytestring::ByteString;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -64,6 +64,10 @@ impl Directory for ClusterDirectory {
     fn listed_rooms(&self) -> BoxFuture<'_, AppResult<Option<Vec<RoomSummary>>>> {
         let grace = self.lease.grace_ms;
         Box::pin(async move { self.db.run(move |c| rooms::listed(c, grace)).await.map(Some) })
+    }
+    fn listed_games(&self) -> BoxFuture<'_, AppResult<Option<Vec<LiveGameSummary>>>> {
+        let grace = self.lease.grace_ms;
+        Box::pin(async move { self.db.run(move |c| rooms::listed_games(c, grace)).await.map(Some) })
     }
     fn room_by_invite(&self, code: String) -> BoxFuture<'_, AppResult<Option<(String, String)>>> {
         let grace = self.lease.grace_ms;

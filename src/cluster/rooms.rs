@@ -12,7 +12,7 @@ use super::{ClusterConfig, Lease};
 use crate::db::schema::{nodes, rooms};
 use crate::db::{Db, DbConn};
 use crate::error::AppResult;
-use crate::live::protocol::RoomSummary;
+use crate::live::protocol::{LiveGameSummary, RoomSummary};
 use crate::live::Live;
 use chrono::{NaiveDateTime, TimeDelta, Utc};
 use diesel::prelude::*;
@@ -43,6 +43,7 @@ pub fn put(conn: &mut DbConn, node: &str, r: &SharedRoom) -> AppResult<()> {
         rooms::seats_filled.eq(r.seats_filled),
         rooms::invite_hash.eq(&r.invite_hash),
         rooms::summary.eq(&r.summary),
+        rooms::live_entry.eq(&r.live_entry),
         rooms::created_ms.eq(r.created_ms),
         rooms::updated_at.eq(now()),
     );
@@ -86,6 +87,26 @@ pub fn listed(conn: &mut DbConn, grace_ms: u64) -> AppResult<Vec<RoomSummary>> {
         match serde_json::from_str::<RoomSummary>(summary.as_deref().unwrap_or_default()) {
             Ok(s) => out.push(RoomSummary { created, ..s }),
             Err(e) => tracing::warn!(room = %id, error = %e, "cluster: unreadable room summary"),
+        }
+    }
+    Ok(out)
+}
+
+/// The games in progress anyone may watch, on the live nodes, oldest first: the lobby's list of
+/// games on every node.
+pub fn listed_games(conn: &mut DbConn, grace_ms: u64) -> AppResult<Vec<LiveGameSummary>> {
+    let live = nodes::table.filter(nodes::heartbeat_at.ge(live_since(grace_ms))).select(nodes::id);
+    let rows: Vec<(String, Option<String>, i64)> = rooms::table
+        .filter(rooms::live_entry.is_not_null())
+        .filter(rooms::node_id.eq_any(live))
+        .order((rooms::created_ms, rooms::id))
+        .select((rooms::id, rooms::live_entry, rooms::created_ms))
+        .load(conn)?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (id, entry, created) in rows {
+        match serde_json::from_str::<LiveGameSummary>(entry.as_deref().unwrap_or_default()) {
+            Ok(g) => out.push(LiveGameSummary { created, ..g }),
+            Err(e) => tracing::warn!(room = %id, error = %e, "cluster: unreadable game entry"),
         }
     }
     Ok(out)

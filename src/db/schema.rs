@@ -179,6 +179,8 @@ diesel::table! {
         summary -> Nullable<Text>,
         created_ms -> BigInt,
         updated_at -> Timestamp,
+        /// JSON entry of a game in progress anyone may watch
+        live_entry -> Nullable<Text>,
     }
 }
 

@@ -80,6 +80,8 @@ pub enum ErrorCode {
     RoomFull,
     /// the host removed you from this room a short while ago
     KickedRecently,
+    /// rematch and 托管 are for casual rooms and practice games (a ranked game keeps its rules)
+    CasualOnly,
     // ---- the ladder ----
     UnknownLadder,
     AlreadyQueued,

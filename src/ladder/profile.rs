@@ -99,6 +99,23 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
     let ranked_dual = leaderboard::row_of(conn, LadderKind::RankedDual, account_id)?;
     let hf_ranked = leaderboard::row_of(conn, LadderKind::HfRanked, account_id)?;
     let rating_history = rating_history(conn, account_id)?;
+    let recent_games = recent_games(conn, account_id)?;
+    let games = game_counts(conn, account_id)?;
+    Ok(Profile {
+        account_id,
+        username: name,
+        created_at,
+        ranked,
+        ranked_dual,
+        hf_ranked,
+        rating_history,
+        games,
+        recent_games,
+    })
+}
+
+/// The account's last public finished games, one entry per game, with its outcome and points.
+fn recent_games(conn: &mut DbConn, account_id: i64) -> AppResult<Vec<RecentGame>> {
     let rows: Vec<GameRow> = gp::table
         .inner_join(games::table)
         .filter(gp::account_id.eq(account_id))
@@ -165,18 +182,7 @@ pub fn profile(conn: &mut DbConn, username: &str) -> AppResult<Profile> {
             g
         })
         .collect();
-    let games = game_counts(conn, account_id)?;
-    Ok(Profile {
-        account_id,
-        username: name,
-        created_at,
-        ranked,
-        ranked_dual,
-        hf_ranked,
-        rating_history,
-        games,
-        recent_games,
-    })
+    Ok(recent_games)
 }
 
 /// The account's `hf_ranked` rating after each of its last rated games, oldest first.

@@ -3,7 +3,7 @@
 //! (`crate::cluster::directory`) answers from the shared PostgreSQL tables. The directory is
 //! handed to [`super::Live::new`] once, at start: live play never asks which of the two it has,
 //! and never imports the cluster.
-use super::protocol::RoomSummary;
+use super::protocol::{LiveGameSummary, RoomSummary};
 use crate::db::DbConn;
 use crate::error::{AppError, AppResult};
 use bytestring::ByteString;
@@ -31,6 +31,8 @@ pub trait Directory: Send + Sync {
     fn room_owner(&self, room: String) -> BoxFuture<'_, AppResult<Option<String>>>;
     /// The lobby of every node (`None`: this node's own list is the lobby).
     fn listed_rooms(&self) -> BoxFuture<'_, AppResult<Option<Vec<RoomSummary>>>>;
+    /// The games in progress anyone may watch, on every node (`None`: this node's own list).
+    fn listed_games(&self) -> BoxFuture<'_, AppResult<Option<Vec<LiveGameSummary>>>>;
     /// The room of an invite code and the node that runs it, from the shared records.
     fn room_by_invite(&self, code: String) -> BoxFuture<'_, AppResult<Option<(String, String)>>>;
     /// A room of this node changed: what other nodes may know of it.
@@ -73,6 +75,9 @@ impl Directory for SingleNode {
         Box::pin(async { Ok(None) })
     }
     fn listed_rooms(&self) -> BoxFuture<'_, AppResult<Option<Vec<RoomSummary>>>> {
+        Box::pin(async { Ok(None) })
+    }
+    fn listed_games(&self) -> BoxFuture<'_, AppResult<Option<Vec<LiveGameSummary>>>> {
         Box::pin(async { Ok(None) })
     }
     fn room_by_invite(&self, _code: String) -> BoxFuture<'_, AppResult<Option<(String, String)>>> {
@@ -209,6 +214,8 @@ pub struct SharedRoom {
     pub invite_hash: Option<String>,
     /// the lobby entry (JSON [`RoomSummary`]) of a public waiting room
     pub summary: Option<String>,
+    /// the entry (JSON [`LiveGameSummary`]) of a game in progress anyone may watch
+    pub live_entry: Option<String>,
     pub created_ms: i64,
 }
 

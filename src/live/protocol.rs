@@ -159,6 +159,18 @@ pub enum RoomRequest {
         #[serde(default)]
         team: Option<bool>,
     },
+    /// 再来一局: after a casual or practice game, ask for another at the same table; the host's
+    /// `start: true` starts it with those who asked (bots take the other seats).
+    Rematch {
+        #[serde(default)]
+        start: Option<bool>,
+    },
+    /// 托管: hand a seat to the computer (`on: true`) or take it back (casual and practice).
+    AutoPlay {
+        on: bool,
+        #[serde(default)]
+        seat: Option<Seat>,
+    },
 }
 
 /// The error codes: one vocabulary for HTTP and WebSocket answers (docs/protocol.md, "Error

@@ -1,7 +1,7 @@
 //! The rooms of this node: every index of them under one lock (room id → task handle, invite
 //! code → room, game id → room, the lobby's summaries, who sits where for `hello`, and the rooms
 //! each account holds for its cap), so that no index is ever half updated.
-use super::protocol::{RoomSummary, SeatedRoom};
+use super::protocol::{LiveGameSummary, RoomSummary, SeatedRoom};
 use super::room::RoomHandle;
 use super::Seated;
 use crate::error::ErrorCode;
@@ -16,6 +16,8 @@ struct State {
     invites: HashMap<String, String>,
     games: HashMap<i64, String>,
     summaries: HashMap<String, RoomSummary>,
+    /// room id → its game in progress, for the lobby's list of games to watch
+    live_games: HashMap<String, LiveGameSummary>,
     /// room id → who sits there, for `hello`
     seated: HashMap<String, Seated>,
     /// account → the rooms it holds (waiting rooms it created, practice games), for the cap
@@ -77,6 +79,7 @@ impl Registry {
         let mut s = self.state();
         s.rooms.remove(id);
         s.summaries.remove(id);
+        s.live_games.remove(id);
         s.seated.remove(id);
         if let Some(inv) = invite {
             s.invites.remove(inv);
@@ -111,6 +114,20 @@ impl Registry {
     pub fn open_rooms(&self) -> Vec<RoomSummary> {
         let mut v: Vec<RoomSummary> = self.state().summaries.values().cloned().collect();
         v.sort_by_key(|r| r.created);
+        v
+    }
+    /// The lobby entry of a game anyone may watch (`None` removes it).
+    pub fn set_live_game(&self, id: &str, game: Option<LiveGameSummary>) {
+        let mut s = self.state();
+        match game {
+            Some(g) => s.live_games.insert(id.to_string(), g),
+            None => s.live_games.remove(id),
+        };
+    }
+    /// Games in progress anyone may watch, oldest first.
+    pub fn live_games(&self) -> Vec<LiveGameSummary> {
+        let mut v: Vec<LiveGameSummary> = self.state().live_games.values().cloned().collect();
+        v.sort_by_key(|g| (g.created, g.game));
         v
     }
     /// Record who sits in a room (`None`: nobody to list, e.g. finished).

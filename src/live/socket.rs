@@ -260,7 +260,8 @@ impl Conn {
             }
             LobbyRequest::ListRooms {} => {
                 let rooms = self.live.listed_rooms().await?;
-                self.tx.send(&ServerMsg::Rooms { id: id.clone(), rooms });
+                let games = self.live.listed_games().await?;
+                self.tx.send(&ServerMsg::Rooms { id: id.clone(), rooms, games });
                 Ok(())
             }
             LobbyRequest::CreateRoom { public, options, variant } => {

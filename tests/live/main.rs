@@ -5,6 +5,7 @@
 #[macro_use]
 mod support;
 
+mod between_games;
 mod bots;
 mod clock;
 mod endings;

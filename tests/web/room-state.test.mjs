@@ -837,3 +837,30 @@ describe('a round you can follow: numbered moves, what we knew, marks, casualtie
     assert.equal(S.result(lost).outcome, 'lost');
   });
 });
+
+describe('issue 28: the log from past events, 托管 marks, rematch', () => {
+  const past = [
+    { type: 'deploy_confirmed', seat: 'N' }, { type: 'battle_started' }, { type: 'turn', seat: 'N', steps: 0 },
+    { type: 'moved', seat: 'N', from: 'Nb1', to: 'Ca1', path: ['Nb1', 'Ca1'], combat: null },
+    { type: 'turn', seat: 'E', steps: 1 },
+    { type: 'moved', seat: 'E', from: 'Ea1', to: 'Ca2', path: ['Ea1', 'Ca2'], combat: null },
+  ];
+  test('a snapshot with past events rebuilds the log, moves numbered from 1', () => {
+    const s = run(S.initialState(ROOM), roomMsg(), snapshot({ past_events: past }));
+    const moves = s.log.filter(e => e.type === 'moved');
+    assert.deepEqual(moves.map(m => [m.seat, m.no]), [['N', 1], ['E', 2]]);
+    assert.ok(!s.log.some(e => e.type === 'turn'), 'turns are not logged');
+  });
+  test('a snapshot of another game without past events starts an empty log', () => {
+    const s = run(S.initialState(ROOM), roomMsg(), snapshot({ past_events: past }), snapshot({ game: 99 }));
+    assert.deepEqual(s.log, []);
+  });
+  test('the room frame keeps a game\'s seats current (托管) and says who asked for a rematch', () => {
+    let s = run(S.initialState(ROOM), roomMsg(), snapshot());
+    const seats = { ...s.seats, S: { ...s.seats.S, auto: 'away' } };
+    s = run(s, roomMsg({ phase: 'battle', seats }));
+    assert.equal(S.autoOf(s, 'S'), 'away');
+    assert.equal(S.autoOf(s, 'N'), null);
+    assert.equal(S.rematchSeats(s), null);
+  });
+});

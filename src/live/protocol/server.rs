@@ -27,10 +27,12 @@ pub enum ServerMsg<'a> {
         id: Option<ClientId>,
         server_time: i64,
     },
-    /// Open public rooms (`list_rooms`).
+    /// Open public rooms (`list_rooms`), and the games being played that anyone may watch.
     Rooms {
         id: Option<ClientId>,
         rooms: Vec<RoomSummary>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        games: Vec<LiveGameSummary>,
     },
     Ack(Ack),
     Error(ErrorMsg),
@@ -177,6 +179,24 @@ pub struct RoomSummary {
     pub created: i64,
 }
 
+/// A game in progress that anyone may watch (a public casual room's, or a ranked one), in the
+/// lobby's list: its players and how far it is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveGameSummary {
+    pub room: String,
+    pub game: i64,
+    pub kind: GameKind,
+    pub variant: Variant,
+    pub phase: PhaseName,
+    /// battle steps so far (0 while deploying)
+    pub steps: u32,
+    pub seats: SeatMap<Option<SummarySeat>>,
+    pub spectators: usize,
+    /// for ordering the list (oldest first); not sent
+    #[serde(skip)]
+    pub created: i64,
+}
+
 /// Who sits on a seat of a listed room.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -244,6 +264,18 @@ pub struct SeatInfo {
     pub ready: bool,
     pub online: bool,
     pub escaped: bool,
+    /// 托管: the computer plays this person's seat (`asked`: they handed it over; `away`: they
+    /// are away past the reconnect grace, until they come back). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<AutoPlay>,
+}
+
+/// Why the computer plays a person's seat (托管).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoPlay {
+    Asked,
+    Away,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -261,6 +293,9 @@ pub struct RoomMsg {
     pub seats: SeatMap<Option<SeatInfo>>,
     pub spectators: usize,
     pub you: YouInRoom,
+    /// a finished casual or practice game: the seats whose people asked for another (再来一局)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<Vec<Seat>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -311,6 +346,10 @@ pub struct Snapshot<'a> {
     pub clock: Clock,
     pub legal_moves: LegalMoves,
     pub last_events: Events<'a>,
+    /// every public event of the game so far, oldest first (the log after a reload or for a
+    /// late spectator; the same events every receiver got in its updates, without ranks)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub past_events: Option<Events<'a>>,
     /// a finished ranked game: what it gave each seat (absent otherwise)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<GameResults>,

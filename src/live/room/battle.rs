@@ -184,11 +184,10 @@ impl Room {
     /// finishing write applied (a ranked game's).
     pub(super) fn enter_finished(&mut self, results: Option<GameResults>) {
         if let Phase::Battle(b) = std::mem::take(&mut self.phase) {
-            let (table, game, at) = (b.table, b.game, now_ms());
-            self.phase = Phase::Finished(Finished { table, game, at, results });
+            self.phase = Phase::Finished(Finished::new(b.table, b.game, results));
         }
         self.release_owner();
-        self.share(None);
+        self.share(None, None);
     }
 
     /// What the ladder needs to know of a game that is over.
@@ -265,8 +264,13 @@ impl Room {
     }
 
     pub(super) async fn on_bot_done(&mut self, seat: Seat, bot: Box<dyn Bot>, mv: Option<Move>) {
+        let plays = self.computer_plays(seat);
         let Phase::Battle(b) = &mut self.phase else { return };
         b.bot_thinking = false;
+        if !plays {
+            // its person took the seat back while it was thinking
+            return;
+        }
         b.table.bots[seat] = Some(bot);
         let (Some(mv), true) = (mv, b.game.turn() == Some(seat)) else { return };
         if let Err(e) = self.commit(vec![Action::Move { from: mv.from, to: mv.to }]).await {

@@ -23,6 +23,7 @@ impl Room {
             Phase::Finished(f) => due.push(f.at + self.finished_room_ms()),
         }
         due.extend(self.escape_deadlines().map(|(_, at)| at));
+        due.extend(self.away_deadlines().map(|(_, at)| at));
         due.into_iter().min()
     }
 
@@ -73,6 +74,9 @@ impl Room {
     }
 
     async fn on_game_timer(&mut self, now: i64) {
+        if self.hand_away_seats() {
+            self.broadcast_room();
+        }
         let late: Vec<Seat> =
             self.escape_deadlines().filter(|(_, at)| *at <= now).map(|(s, _)| s).collect();
         if !late.is_empty() {

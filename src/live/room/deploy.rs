@@ -70,11 +70,13 @@ impl Room {
                 // only a person is ever away (a bot seat has no reconnect grace)
                 offline_since: (person && !online[s]).then(|| offline_since.unwrap_or(now)),
                 escaped: false,
+                auto: None,
             })
         });
         let deadline = now_ms() + self.options.deploy_seconds as i64 * 1000;
         self.phase =
             Phase::Deploying(Deploy { table: Table { game_id, players, bots }, seats, deadline });
+        self.past.clear();
         Ok(())
     }
 
@@ -239,7 +241,7 @@ impl Room {
             spawn::observe_all(b, &initial);
         }
         self.phase = if game.is_over() {
-            Phase::Finished(Finished { table, game, at: now_ms(), results: results.take() })
+            Phase::Finished(Finished::new(table, game, results.take()))
         } else {
             let turn_deadline =
                 game.turn().map(|_| now_ms() + self.options.move_seconds as i64 * 1000);
@@ -294,6 +296,7 @@ impl Room {
         });
         let empty_since = self.subs.is_empty().then(now_ms);
         self.phase = Phase::Waiting(Lobby { seats, empty_since });
+        self.past.clear();
         self.live.forget_game(id);
         self.broadcast_room();
         Ok(())

@@ -155,6 +155,9 @@ impl Room {
         if let Some(s) = self.subs.remove(&conn_id) {
             self.after_unsubscribe(&s.who);
         }
+        if matches!(self.phase, Phase::Finished(_)) {
+            self.rematch_leave(who.account_id).await?;
+        }
         if matches!(self.phase, Phase::Waiting(_)) {
             self.broadcast_room();
             if self.no_people() {

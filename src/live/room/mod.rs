@@ -7,6 +7,7 @@
 //! surrender, escape, bots), [`deadlines`] (the one next wake-up and what it does), [`history`]
 //! (versions and the resync log), [`outgoing`] (every message a room sends), [`spawn`] (creating
 //! and restoring rooms), [`chat`].
+mod auto;
 mod battle;
 mod chat;
 mod deadlines;
@@ -15,6 +16,7 @@ mod history;
 mod lobby;
 mod outgoing;
 mod phase;
+mod rematch;
 mod seats;
 mod spawn;
 
@@ -92,6 +94,8 @@ struct Room {
     phase: Phase,
     subs: HashMap<u64, Sub>,
     history: History,
+    /// every public event of the current game, oldest first (`past_events` of a snapshot)
+    past: Vec<super::protocol::RawEvent>,
     chat_times: HashMap<i64, VecDeque<Instant>>,
     /// a failed write is retried at this time (nothing else happens until then)
     retry_at: Option<i64>,
@@ -301,6 +305,8 @@ impl Room {
                 Ok(None)
             }
             Chat { text, team } => self.chat(who, text, team.unwrap_or(false)),
+            Rematch { start } => self.rematch(who, start.unwrap_or(false)).await,
+            AutoPlay { on, seat } => self.auto_play(who, on, seat),
         }
     }
 }

@@ -4,14 +4,17 @@ use super::phase::Phase;
 use super::{Answer, Room};
 use crate::live::protocol::{
     now_ms, raw_event, seat_map, AckBody, ClientId, Clock, DeploymentMsg, Events, LegalMoves,
-    PhaseName, RawEvent, RoomMsg, RoomSummary, SeatInfo, SeatMap, SeatedRoom, ServerMsg, Snapshot,
-    SummarySeat, Update, WireEvent, YouInRoom, YouSeats,
+    LiveGameSummary, PhaseName, RawEvent, RoomMsg, RoomSummary, SeatInfo, SeatMap, SeatedRoom,
+    ServerMsg, Snapshot, SummarySeat, Update, WireEvent, YouInRoom, YouSeats,
 };
 use crate::live::{ClientTx, GameKind, SeatOccupant, Who};
 use bytestring::ByteString;
 use siguo_rules::{Seat, Viewer};
 use std::borrow::Cow;
 use std::collections::HashMap;
+
+/// A game's step in the shared list (cluster) is written every this many steps.
+const LIVE_ENTRY_STEPS: u32 = 10;
 
 fn bot_name(level: siguo_bots::Level) -> String {
     let name = serde_json::to_value(level).ok().and_then(|v| v.as_str().map(String::from));
@@ -39,8 +42,9 @@ impl Room {
                 }
                 SeatOccupant::Bot { level } => (None, bot_name(*level), false, Some(*level)),
             };
-            let (online, escaped) = (self.online(s), self.phase.escaped(s));
-            Some(SeatInfo { account_id, name, guest, bot, ready, online, escaped })
+            let (online, escaped, auto) =
+                (self.online(s), self.phase.escaped(s), self.phase.auto(s));
+            Some(SeatInfo { account_id, name, guest, bot, ready, online, escaped, auto })
         })
     }
 
@@ -61,6 +65,7 @@ impl Room {
                 seats: self.seats_of_account(account_id).collect(),
                 host: self.host == Some(account_id),
             },
+            rematch: self.rematch_seats(),
         }))
     }
 
@@ -117,6 +122,7 @@ impl Room {
             clock: self.clock(),
             legal_moves: self.legal_moves(viewer),
             last_events: Events::Raw(self.history.last()),
+            past_events: (!self.past.is_empty()).then_some(Events::Raw(&self.past)),
             results: self.phase.results().cloned(),
         }))
     }
@@ -151,7 +157,12 @@ impl Room {
     /// A new version with these public events: log it, send every subscriber its update.
     pub(super) fn publish(&mut self, events: Vec<WireEvent>) {
         let clock = self.clock();
-        let from_v = self.history.push(events.iter().map(raw_event).collect());
+        let raw: Vec<RawEvent> = events.iter().map(raw_event).collect();
+        if self.phase.game_id().is_some() {
+            self.past.extend(raw.iter().cloned());
+        }
+        let from_v = self.history.push(raw);
+        self.refresh_live_entry();
         let events = self.history.last();
         let mut cache = HashMap::new();
         for s in self.subs.values() {
@@ -257,16 +268,49 @@ impl Room {
         let public =
             self.phase.name() == PhaseName::Waiting && self.public && self.kind == GameKind::Casual;
         let summary = public.then(|| self.summary());
-        self.share(summary.as_ref());
+        let live = self.live_entry();
+        self.share(summary.as_ref(), live.as_ref());
         self.live.set_summary(&self.id, summary);
+        self.live.set_live_game(&self.id, live);
+    }
+
+    /// The lobby's entry of this room's game while it is played, if anyone may watch it.
+    fn live_entry(&self) -> Option<LiveGameSummary> {
+        let playing = matches!(self.phase, Phase::Deploying(_) | Phase::Battle(_));
+        if !playing || !self.kind.open_to_all(self.public) {
+            return None;
+        }
+        Some(LiveGameSummary {
+            room: self.id.clone(),
+            game: self.phase.game_id()?,
+            kind: self.kind,
+            variant: self.variant,
+            phase: self.phase.name(),
+            steps: self.phase.game().map_or(0, |g| g.steps()),
+            seats: self.summary_seats(),
+            spectators: self.spectator_count(),
+            created: self.created,
+        })
+    }
+
+    /// After a new version: the game's step in the list (shared with the other nodes every
+    /// [`LIVE_ENTRY_STEPS`] steps, not on every move).
+    fn refresh_live_entry(&self) {
+        let Some(live) = self.live_entry() else { return };
+        if live.steps % LIVE_ENTRY_STEPS == 0 {
+            self.share(None, Some(&live));
+        }
+        self.live.set_live_game(&self.id, Some(live));
     }
 
     /// Hand this room's state to the directory (cluster mode: the shared `rooms` table), so
     /// that every node lists it (`summary`: a public waiting room's entry) and sends people here.
     /// Only rooms with an invite code are shared (casual rooms, practice games); a finished one
     /// is removed. Never blocks.
-    pub(super) fn share(&self, summary: Option<&RoomSummary>) {
-        let Some(invite) = &self.invite else { return };
+    pub(super) fn share(&self, summary: Option<&RoomSummary>, live: Option<&LiveGameSummary>) {
+        if self.invite.is_none() && !self.kind.is_ranked() {
+            return;
+        }
         let dir = self.live.directory();
         if matches!(self.phase, Phase::Finished(_)) {
             dir.unshare_room(&self.id);
@@ -281,19 +325,24 @@ impl Room {
             public: self.public,
             status: self.phase.name().as_str(),
             seats_filled: filled as i32,
-            invite_hash: Some(crate::live::directory::invite_hash(invite)),
+            invite_hash: self.invite.as_deref().map(crate::live::directory::invite_hash),
             summary: summary.and_then(|s| serde_json::to_string(s).ok()),
+            live_entry: live.and_then(|s| serde_json::to_string(s).ok()),
             created_ms: self.created,
         });
     }
 
-    fn summary(&self) -> RoomSummary {
-        let seats = seat_map(self.variant, |s| {
+    fn summary_seats(&self) -> SeatMap<Option<SummarySeat>> {
+        seat_map(self.variant, |s| {
             self.phase.occupant(s).map(|occ| match occ {
                 SeatOccupant::Account { name, .. } => SummarySeat::Person { name: name.clone() },
                 SeatOccupant::Bot { level } => SummarySeat::Bot { bot: *level },
             })
-        });
+        })
+    }
+
+    fn summary(&self) -> RoomSummary {
+        let seats = self.summary_seats();
         RoomSummary {
             room: self.id.clone(),
             variant: self.variant,

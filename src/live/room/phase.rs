@@ -2,11 +2,11 @@
 //! (deploying, battle, finished) has every seat of its variant filled (four, or Hidden Front's S
 //! and N; the others stay `None`) and a game id; the battle owns the engine's `Game`. The
 //! compiler holds "this phase implies that field".
-use super::super::protocol::{ErrorCode, GameResults, PhaseName, ProtoError};
+use super::super::protocol::{AutoPlay, ErrorCode, GameResults, PhaseName, ProtoError};
 use super::super::store::DeploySeat;
 use super::super::SeatOccupant;
 use siguo_bots::Bot;
-use siguo_rules::{BySeat, Game, RuleError, Seat};
+use siguo_rules::{BySeat, Game, RuleError, Seat, SeatSet};
 
 pub(super) enum Phase {
     Waiting(Lobby),
@@ -52,6 +52,8 @@ pub(super) struct Player {
     pub offline_since: Option<i64>,
     /// ranked: left, or away longer than the reconnect grace; its turns are skipped
     pub escaped: bool,
+    /// 托管 (casual, practice): the computer plays this person's seat, and why
+    pub auto: Option<AutoPlay>,
 }
 
 /// Deployment (布阵): each seat's secret set-up until all are confirmed or the clock runs out.
@@ -81,6 +83,17 @@ pub(super) struct Finished {
     pub at: i64,
     /// a ranked game's results as the ladder applied them (sent in updates and snapshots)
     pub results: Option<GameResults>,
+    /// 再来一局: the seats whose people asked for another game
+    pub rematch: SeatSet,
+    /// the people who left the room since the game ended (not waited for by a rematch)
+    pub gone: Vec<i64>,
+}
+
+impl Finished {
+    pub fn new(table: Table, game: Game, results: Option<GameResults>) -> Finished {
+        let (at, rematch, gone) = (super::super::protocol::now_ms(), SeatSet::default(), vec![]);
+        Finished { table, game, at, results, rematch, gone }
+    }
 }
 
 impl Phase {
@@ -143,6 +156,11 @@ impl Phase {
 
     pub fn account_at(&self, seat: Seat) -> Option<i64> {
         self.occupant(seat).and_then(|o| o.account_id())
+    }
+
+    /// 托管: whether (and why) the computer plays a person's seat.
+    pub fn auto(&self, seat: Seat) -> Option<AutoPlay> {
+        self.table().and_then(|t| t.players[seat].as_ref()).and_then(|p| p.auto)
     }
 
     pub fn escaped(&self, seat: Seat) -> bool {

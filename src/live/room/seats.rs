@@ -138,6 +138,9 @@ impl Room {
                 }
             }
         }
+        if self.take_back_returned() {
+            self.broadcast_room();
+        }
         let (sent_at, due) = self.presence_told;
         if due.is_none() {
             self.presence_told.1 = Some(now.max(sent_at + PRESENCE_NOTICE_MS));

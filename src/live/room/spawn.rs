@@ -5,7 +5,7 @@ use super::phase::{Battle, Deploy, Lobby, Phase, Player, Slot, Table};
 use super::{Cmd, Room, RoomHandle};
 use crate::error::{AppError, AppResult};
 use crate::live::finish::ResultsSlot;
-use crate::live::protocol::{now_ms, ServerMsg};
+use crate::live::protocol::{now_ms, raw_event, LiveEvent, ServerMsg, WireEvent};
 use crate::live::store::{self, DeploySeat, StoredGame, StoredStage};
 use crate::live::{GameKind, Live, SeatOccupant, Who};
 use rand::SeedableRng;
@@ -114,6 +114,7 @@ fn new_room(
         phase,
         subs: HashMap::new(),
         history: History::new(v, live.config().resync_log),
+        past: vec![],
         chat_times: HashMap::new(),
         retry_at: None,
         spectators_told: (0, 0, None),
@@ -234,26 +235,13 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             occ: occ.clone(),
             offline_since: occ.account_id().map(|_| now),
             escaped: g.escaped[s],
+            auto: None,
         })
     });
+    let mut past: Vec<crate::live::protocol::RawEvent> = vec![];
     let phase = match g.stage {
         StoredStage::Deploying(stored) => {
-            let mut seats = stored.unwrap_or_else(|| {
-                BySeat::from_fn(|s| match variant.has_seat(s) {
-                    true => DeploySeat {
-                        deployment: Deployment::random_for(variant, s, &g.options, &mut rng()),
-                        confirmed: false,
-                        surrendered: false,
-                    },
-                    false => DeploySeat::unused(s),
-                })
-            });
-            for (s, d) in seats.iter_mut() {
-                if let (Some(b), false) = (bots[s].as_mut(), d.confirmed) {
-                    d.deployment = bot_deployment(b.as_mut(), variant, s, &g.options);
-                    d.confirmed = true;
-                }
-            }
+            let seats = restored_deployments(variant, &g.options, stored, &mut bots);
             let deadline = now + g.options.deploy_seconds as i64 * 1000 + grace;
             Phase::Deploying(Deploy {
                 table: Table { game_id: g.id, players, bots },
@@ -267,6 +255,11 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
             for b in bots.values_mut() {
                 observe_all(b, &events);
             }
+            let started = std::iter::once(LiveEvent::BattleStarted.into());
+            past = started
+                .chain(events.into_iter().map(WireEvent::from))
+                .map(|e| raw_event(&e))
+                .collect();
             let table = Table { game_id: g.id, players, bots };
             let turn_deadline =
                 game.turn().map(|_| now + g.options.move_seconds as i64 * 1000 + grace);
@@ -278,6 +271,7 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
     let kind = (g.kind, variant);
     let (mut room, rx) = new_room(live, id.clone(), kind, g.public, g.options, phase, now as u64);
     room.host = variant.seats().iter().find_map(|s| room.phase.account_at(*s));
+    room.past = past;
     if g.kind == GameKind::Practice {
         // a restored practice game counts against its player's rooms, as before the restart
         if let Some(player) = room.host {
@@ -292,6 +286,33 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
         room.run(rx).await
     });
     Ok(())
+}
+
+/// The set-ups of a game restored while deploying: as stored (random ones if none was stored),
+/// the bots' confirmed at once.
+fn restored_deployments(
+    variant: Variant,
+    options: &Options,
+    stored: Option<BySeat<DeploySeat>>,
+    bots: &mut BySeat<Option<Box<dyn Bot>>>,
+) -> BySeat<DeploySeat> {
+    let mut seats = stored.unwrap_or_else(|| {
+        BySeat::from_fn(|s| match variant.has_seat(s) {
+            true => DeploySeat {
+                deployment: Deployment::random_for(variant, s, options, &mut rng()),
+                confirmed: false,
+                surrendered: false,
+            },
+            false => DeploySeat::unused(s),
+        })
+    });
+    for (s, d) in seats.iter_mut() {
+        if let (Some(b), false) = (bots[s].as_mut(), d.confirmed) {
+            d.deployment = bot_deployment(b.as_mut(), variant, s, options);
+            d.confirmed = true;
+        }
+    }
+    seats
 }
 
 impl Room {

@@ -187,9 +187,31 @@ export async function render(main) {
       clear(roomsBox, h('div.empty.error-text', errorText(e)));
     }
   }
+  // --- games in progress anyone may watch (`rooms.games` of `list_rooms`, every node's)
+  const gamesBox = h('div', { 'data-testid': 'live-games' });
+  async function loadGames() {
+    try {
+      const d = await live.send('list_rooms');
+      const games = d.games || [];
+      if (!games.length) { clear(gamesBox, h('div.empty', t('no_live_games'))); return; }
+      clear(gamesBox, h('table.list', h('tbody', games.map(g => {
+        const seats = boardOf(g.variant).seats;
+        const names = seats.map(s => `${seatName(s)} ${g.seats && g.seats[s] ? (g.seats[s].name || t('bot')) : '–'}`).join(' · ');
+        return h('tr', { 'data-testid': 'live-game', 'data-room': g.room },
+          h('td', h('span.tag.game-tag', gameName(g.variant)), ' ', h('span.tag', t('kind_' + g.kind))),
+          h('td.small', names),
+          h('td.small', `${t('phase_' + (g.phase === 'deploying' ? 'deploy' : g.phase))}${g.phase === 'battle' ? ' · ' + t('steps_n', { n: g.steps }) : ''} · ${t('spectators')} ${g.spectators || 0}`),
+          h('td', h('a.btn.small', { href: '#/room/' + g.room, 'data-testid': 'watch-game' }, t('watch'))));
+      }))));
+    } catch (e) {
+      clear(gamesBox, h('div.empty.error-text', errorText(e)));
+    }
+  }
   const right = h('section.panel',
-    h('div.row', h('h2.grow', t('open_rooms')), h('button.btn.small', { onclick: loadRooms }, t('refresh'))),
-    roomsBox);
+    h('div.row', h('h2.grow', t('open_rooms')), h('button.btn.small', { onclick: () => { loadRooms(); loadGames(); } }, t('refresh'))),
+    roomsBox,
+    h('h2', t('live_games')),
+    gamesBox);
 
   main.append(
     h('div.hero',
@@ -197,7 +219,8 @@ export async function render(main) {
       me ? h('div', t('welcome', { name: me.name })) : h('div.row', h('a.btn.primary', { href: '#/login' }, t('login')), h('a.btn', { href: '#/register' }, t('register')))),
     h('div.lobby', left, right));
   loadRooms();
-  const poll = setInterval(loadRooms, 5000);
+  loadGames();
+  const poll = setInterval(() => { loadRooms(); loadGames(); }, 5000);
   offs.push(() => clearInterval(poll));
 
   function createRoomDialog() {

@@ -36,6 +36,8 @@ export function createSeatsView(act) {
     if (info && !info.bot) meta.push(meta.length ? ' · ' : '', h('span.presence' + (online ? '.on' : '')), online ? t('online') : t('offline'));
     if (phase === 'waiting' && info && info.ready) meta.push(' · ✓ ' + t('is_ready'));
     if (elim.has(seat)) meta.push(' · ' + t('eliminated'));
+    const auto = S.autoOf(s, seat);
+    if (auto) meta.push(' · ', h('span.tag.auto-mark', { 'data-testid': 'auto-mark', title: t('auto_' + auto) }, t('auto_mark')));
     return h('div', {
       class: 'seat-card' + (tu === seat && phase === 'battle' ? ' turn' : '') + (elim.has(seat) ? ' dead' : '') + (S.controls(s, seat) ? ' me' : ''),
       'data-seat': seat,

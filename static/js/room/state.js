@@ -17,6 +17,24 @@ const LOGGED = new Set([
 /** Events also announced in the chat (as a system line). */
 const ANNOUNCED = { flag_revealed: 'flag_revealed', eliminated: 'seat_eliminated' };
 
+/**
+ * The log of a game from its past events (`past_events` of a snapshot, docs/protocol.md §5):
+ * the logged events, moves numbered from 1. Ranks are never in events, so the log names none.
+ */
+export function logFromPast(events) {
+  let no = 0;
+  return events.filter(e => LOGGED.has(e.type)).map(e => (e.type === 'moved' ? { ...e, no: ++no } : e));
+}
+
+/** 托管: why the computer plays a seat ('asked' | 'away'), or null. */
+export const autoOf = (s, seat) => {
+  const info = (s.seats && s.seats[seat]) || (s.room && s.room.seats && s.room.seats[seat]);
+  return (info && info.auto) || null;
+};
+
+/** A finished casual or practice game: the seats whose people asked for another. */
+export const rematchSeats = (s) => (s.room && s.phase === 'finished' && s.room.rematch) || null;
+
 export function initialState(roomId = null) {
   return {
     roomId, // the room this page shows (from the route, or learnt while joining)
@@ -421,11 +439,13 @@ const HANDLERS = {
     if (msg.phase && (!phase || phase === 'waiting') && PHASES.indexOf(msg.phase) >= PHASES.indexOf(phase)) phase = msg.phase;
     const presence = { ...s.presence };
     for (const [seat, info] of Object.entries(msg.seats || {})) if (info) presence[seat] = info.online;
+    // a game's seats also change by the room (托管 marks): keep the snapshot's seats current
+    const seats = s.seats && msg.phase !== 'waiting' && msg.seats ? msg.seats : s.seats;
     const effects = [];
     // A game just started under our eyes: ask for a snapshot (deployment, clock, version).
     if (s.phase === 'waiting' && phase !== 'waiting') effects.push(send('resync', { room: s.roomId }));
     return {
-      ...s, room: msg, you: msg.you || s.you, phase, game: msg.game != null ? msg.game : s.game, presence, effects,
+      ...s, room: msg, you: msg.you || s.you, phase, game: msg.game != null ? msg.game : s.game, presence, seats, effects,
     };
   },
 
@@ -444,12 +464,14 @@ const HANDLERS = {
     }
     const lastMove = (msg.last_events || []).filter(e => e.type === 'moved').pop();
     const sameGame = s.game === msg.game;
+    // The game's past events (a reload, a late spectator, a new game): the log rebuilt from them.
+    const log = msg.past_events ? logFromPast(msg.past_events) : sameGame ? s.log : [];
     return withResults({
       ...s,
       game: msg.game, v: msg.v, phase: msg.phase, seats: msg.seats, you: msg.you || s.you, view: msg.view,
       clock: msg.clock, legal: msg.legal_moves || {}, confirmed: msg.confirmed || [],
       deployments: { ...(msg.deployments || {}) },
-      presence, escaped,
+      presence, escaped, log,
       lastPath: lastMove ? lastMove.path : s.lastPath,
       selected: null,
       moveNo: msg.view && Number.isInteger(msg.view.steps) ? msg.view.steps : sameGame ? s.moveNo : 0,

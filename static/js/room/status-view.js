@@ -6,7 +6,7 @@ import { resultWords } from './words.js';
 import * as S from './state.js';
 import { ratingText, titleBadge } from '../ladder.js';
 
-const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal', 'offeredAt'];
+const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal', 'offeredAt', 'seats'];
 
 const OUTCOME_TEXT = { win: 'win', loss: 'loss', draw: 'draw', surrender: 'elim_surrendered' };
 
@@ -87,6 +87,14 @@ export function createStatusView(overlay, on) {
       } else {
         controls.append(h('button.btn', { 'data-testid': 'offer-draw', onclick: () => on.act('offer_draw') }, t('offer_draw')));
       }
+      if (s.room && (s.room.kind === 'casual' || s.room.kind === 'practice')) {
+        const auto = mine.some(seat => S.autoOf(s, seat));
+        controls.append(h('button.btn' + (auto ? '.primary' : ''), {
+          'data-testid': 'auto-play', 'aria-pressed': String(auto), onclick: () => on.act('auto_play', { on: !auto }),
+        }, t(auto ? 'auto_play_off' : 'auto_play_on')));
+      } else if (s.room) {
+        controls.append(h('span.small.muted', { 'data-testid': 'ranked-rules' }, t('ranked_no_auto')));
+      }
       controls.append(h('button.btn.danger', {
         'data-testid': 'surrender',
         onclick: () => { if (confirm(t('confirm_surrender'))) on.act('surrender'); },
@@ -108,6 +116,20 @@ export function createStatusView(overlay, on) {
     timeoutsLine.textContent = t('hf_timeouts', { s: c.timeouts.S, n: c.timeouts.N, max: c.maxTimeouts });
   }
 
+  /** 再来一局: ask (or, as the host, start with those who asked); who asked so far. */
+  function rematchRow(s) {
+    const asked = S.rematchSeats(s);
+    if (!asked) return null;
+    const mine = S.mySeats(s);
+    const iAsked = mine.length && mine.every(seat => asked.includes(seat));
+    const host = s.room && s.room.you && s.room.you.host;
+    return h('div.row', { style: { justifyContent: 'center', marginTop: '8px' }, 'data-testid': 'rematch-row' },
+      mine.length ? h('button.btn.primary', { 'data-testid': 'rematch', disabled: !!iAsked, onclick: () => on.act('rematch') },
+        t(iAsked ? 'rematch_asked' : 'rematch')) : null,
+      host && iAsked && mine.length ? h('button.btn', { 'data-testid': 'rematch-start', onclick: () => on.act('rematch', { start: true }) }, t('rematch_start')) : null,
+      asked.length ? h('span.small.muted', { 'data-testid': 'rematch-seats' }, t('rematch_seats', { seats: asked.map(seatName).join(' ') })) : null);
+  }
+
   function finished(s) {
     const { big, cls, reason } = resultWords(s);
     statusLine.textContent = t('game_over');
@@ -120,6 +142,7 @@ export function createStatusView(overlay, on) {
       s.points && s.points.rating ? h('div', { 'data-testid': 'new-rating' }, t('rating') + ': ', h('b', ratingText(s.points.rating)),
         ` (${t(OUTCOME_TEXT[s.points.outcome] || 'elim_escaped')})`, titleBadge(s.points.rating.title))
         : s.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', pointsText(s.points))) : null,
+      rematchRow(s),
       h('div.row', { style: { justifyContent: 'center', marginTop: '8px' } },
         s.game != null ? h('a.btn.primary', { href: '#/replay/' + s.game, 'data-testid': 'replay-link' }, t('watch_replay')) : null,
         h('a.btn', { href: '#/lobby' }, t('back_to_lobby')))));
