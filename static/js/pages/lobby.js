@@ -190,6 +190,8 @@ export async function render(main) {
   // --- games in progress anyone may watch (`rooms.games` of `list_rooms`, every node's)
   const gamesBox = h('div', { 'data-testid': 'live-games' });
   async function loadGames() {
+    // the list comes over the socket, which only a session opens: a visitor is asked to log in
+    if (!me) { clear(gamesBox, h('div.empty', h('a', { href: '#/login' }, t('live_games_login')))); return; }
     try {
       const d = await live.send('list_rooms');
       const games = d.games || [];
