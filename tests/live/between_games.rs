@@ -107,6 +107,27 @@ async fn rematch_host_starts_with_those_who_stayed(backend: Backend) {
     }
 }
 
+/// A ranked game (default options) of four new accounts named after `prefixes`: the accounts
+/// and the game's room.
+async fn ranked_game(
+    app: &support::TestApp,
+    prefixes: [&str; 4],
+) -> (Vec<(String, i64, String)>, String) {
+    let mut whos = vec![];
+    for n in prefixes {
+        whos.push(account(app, n).await);
+    }
+    let seats: [SeatOccupant; 4] = std::array::from_fn(|i| SeatOccupant::Account {
+        account_id: whos[i].1,
+        name: whos[i].0.clone(),
+        guest: false,
+    });
+    let live = &app.state().live;
+    let (_, ranked) =
+        live.create_game(GameKind::Ranked, seats, siguo_rules::Options::default()).await.unwrap();
+    (whos, ranked)
+}
+
 fn listed<'a>(rooms: &'a Value, room: &str) -> Option<&'a Value> {
     rooms["games"].as_array().and_then(|g| g.iter().find(|g| g["room"] == room))
 }
@@ -133,21 +154,7 @@ async fn live_games_in_the_lobby(backend: Backend) {
     let practice = q.act(json!({"type": "start_practice", "level": "random"})).await.unwrap();
     let practice = practice["room"].as_str().unwrap().to_string();
     // a ranked game
-    let mut whos = vec![];
-    for n in ["rn", "re", "rs", "rw"] {
-        whos.push(account(&app, n).await);
-    }
-    let seats: [SeatOccupant; 4] = std::array::from_fn(|i| SeatOccupant::Account {
-        account_id: whos[i].1,
-        name: whos[i].0.clone(),
-        guest: false,
-    });
-    let (_, ranked) = app
-        .state()
-        .live
-        .create_game(GameKind::Ranked, seats, siguo_rules::Options::default())
-        .await
-        .unwrap();
+    let (whos, ranked) = ranked_game(&app, ["rn", "re", "rs", "rw"]).await;
     let mut watcher = Client::new(&app, "wa").await;
     watcher.send(&json!({"type": "list_rooms", "id": "l1"})).await;
     let rooms = watcher.wait_for(|m| m["type"] == "rooms" && m["id"] == "l1").await;
@@ -228,21 +235,7 @@ async fn auto_play_hand_over_and_take_back(backend: Backend) {
     assert_ended(&c, &end, won, &[]);
     c.assert_no_hidden_ranks();
     // a ranked game keeps its rules
-    let mut whos = vec![];
-    for n in ["kn", "ke", "ks", "kw"] {
-        whos.push(account(&app, n).await);
-    }
-    let seats: [SeatOccupant; 4] = std::array::from_fn(|i| SeatOccupant::Account {
-        account_id: whos[i].1,
-        name: whos[i].0.clone(),
-        guest: false,
-    });
-    let (_, ranked) = app
-        .state()
-        .live
-        .create_game(GameKind::Ranked, seats, siguo_rules::Options::default())
-        .await
-        .unwrap();
+    let (whos, ranked) = ranked_game(&app, ["kn", "ke", "ks", "kw"]).await;
     let mut n = Client::connect(&app, &whos[0]).await;
     n.act(json!({"type": "join_room", "room": ranked})).await.unwrap();
     n.expect_err(json!({"type": "auto_play", "room": ranked, "on": true}), "casual_only").await;

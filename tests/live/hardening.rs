@@ -213,8 +213,9 @@ async fn per_account_limits(backend: Backend) {
 }
 
 /// Finding 3, the bots: at most `live.bot_threads` bots search at once across the server. Three
-/// practice games whose players surrendered at once leave nine bots playing on; with one thinking
-/// slot they take turns (`siguo_bots_thinking_peak` stays 1) and every game still moves.
+/// practice games whose players hand their seats to the computer (托管) leave twelve bots playing
+/// on (a game whose people all surrendered ends now: issue 27 §4); with one thinking slot they
+/// take turns (`siguo_bots_thinking_peak` stays 1) and every game still moves.
 async fn bots_think_within_the_cap(backend: Backend) {
     let app = support::spawn_app_with(backend, |c| {
         c.live.bot_threads = 1;
@@ -232,7 +233,7 @@ async fn bots_think_within_the_cap(backend: Backend) {
     }
     for (p, room) in players.iter_mut() {
         wait_battle(p).await;
-        p.act(json!({"type": "surrender", "room": room})).await.unwrap();
+        p.act(json!({"type": "auto_play", "room": room, "on": true})).await.unwrap();
         p.clear();
     }
     // every game goes on: 20 more moves each (or its end)
@@ -241,7 +242,7 @@ async fn bots_think_within_the_cap(backend: Backend) {
         while moves < 20 {
             let u = p.next_of("update").await;
             if is_over(&u) {
-                // the person surrendered; the bots played on to an ending of the rules
+                // the computer played every seat to an ending of the rules
                 assert_rule_ending(p, &u);
                 break;
             }
