@@ -66,10 +66,11 @@ impl BotPool {
     pub fn submit(&self, owner: Owner, job: impl FnOnce() + Send + 'static) {
         let mut q = self.queues();
         let mine = q.waiting.entry(owner.clone()).or_default();
-        if mine.is_empty() {
-            q.turn.push_back(owner.clone());
+        let first = mine.is_empty();
+        mine.push_back(Box::new(job));
+        if first {
+            q.turn.push_back(owner);
         }
-        q.waiting.entry(owner).or_default().push_back(Box::new(job));
         drop(q);
         self.shared.ready.notify_one();
     }

@@ -222,6 +222,19 @@ async fn queue_cluster(db_url: &str) -> ([Node; 3], Haproxy) {
     (nodes, lb)
 }
 
+/// Each of `lobbies` joins `ladder`'s queue through HAProxy, the i-th from 127.0.0.`first + i`.
+async fn queue_all(lb: &Haproxy, lobbies: &[Client], ladder: &str, first: u8) {
+    for (i, c) in lobbies.iter().enumerate() {
+        let r = http_from(first + i as u8)
+            .post(lb.url(&format!("/api/queue/{ladder}")))
+            .bearer_auth(&c.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    }
+}
+
 /// An HTTP client connecting from loopback address 127.0.0.`ip` (HAProxy passes it on in
 /// `X-Forwarded-For`; the nodes trust HAProxy, so the same-address rule of the queue sees
 /// four players).
@@ -300,15 +313,7 @@ async fn ranked_through(
     lobbies: &mut [Client],
     who: &[Who],
 ) -> (String, i64, String, Vec<Client>) {
-    for (i, c) in lobbies.iter().enumerate() {
-        let r = http_from(90 + i as u8)
-            .post(lb.url("/api/queue/ranked"))
-            .bearer_auth(&c.token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-    }
+    queue_all(lb, lobbies, "ranked", 90).await;
     crate::cluster_queue::answer(lobbies, None).await;
     let mut found = None;
     let mut seats = vec![];
@@ -386,15 +391,7 @@ async fn postgres_haproxy_a_hidden_front_rated_game_survives_its_owner_s_sigkill
         c.hidden_front = true;
         lobbies.push(c);
     }
-    for (i, c) in lobbies.iter().enumerate() {
-        let r = http_from(95 + i as u8)
-            .post(lb.url("/api/queue/hf_ranked"))
-            .bearer_auth(&c.token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-    }
+    queue_all(&lb, &lobbies, "hf_ranked", 95).await;
     crate::cluster_queue::answer(&mut lobbies, None).await;
     let mut found = None;
     let mut seats = vec![];
