@@ -129,7 +129,9 @@ async fn run(
                 }
             }
             msg = stream.recv() => {
-                if let Next::Close(c) = conn.on_frame(&mut session, msg).await {
+                // boxed: the handling of a message (up to `start_practice`'s database work) is
+                // allocated while it runs instead of sizing every idle socket's task for it
+                if let Next::Close(c) = Box::pin(conn.on_frame(&mut session, msg)).await {
                     break c;
                 }
             }
@@ -147,7 +149,7 @@ async fn run(
         })
         .await;
     }
-    conn.gone().await;
+    Box::pin(conn.gone()).await;
     // a client that does not read may never take the close frame: do not wait for it forever
     let _ = tokio::time::timeout(Duration::from_secs(5), session.close(close)).await;
 }
