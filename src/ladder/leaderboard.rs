@@ -229,16 +229,20 @@ pub fn row_of(conn: &mut DbConn, ladder: LadderKind, account_id: i64) -> AppResu
         if !listed(games, Rating { rating, rd: raw.10, volatility: raw.11 }) {
             return Ok(Some(to_row(ladder, 0, raw)));
         }
-        // the rows of its own bucket ahead of it: one short range of `ladder_stats_rating`
+        // the rows of its own bucket ahead of it: two short ranges of `ladder_stats_rating`
+        // (an OR of the two would read the rows themselves, not the index alone)
         let bucket = rating_bucket(rating);
-        let same_ahead: i64 = ls::table
+        let higher: i64 = ls::table
             .filter(on_hf_board!())
-            .filter(ls::rating.lt(f64::from(bucket) + 1.0))
-            .filter(
-                ls::rating.gt(rating).or(ls::rating.eq(rating).and(ls::account_id.lt(account_id))),
-            )
+            .filter(ls::rating.gt(rating).and(ls::rating.lt(f64::from(bucket) + 1.0)))
             .count()
             .get_result(conn)?;
+        let tied_ahead: i64 = ls::table
+            .filter(on_hf_board!())
+            .filter(ls::rating.eq(rating).and(ls::account_id.lt(account_id)))
+            .count()
+            .get_result(conn)?;
+        let same_ahead = higher + tied_ahead;
         let rank = above(conn, ladder, bucket)? + same_ahead + 1;
         return Ok(Some(to_row(ladder, rank, raw)));
     }

@@ -172,6 +172,9 @@ impl Target {
 
 async fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     sql::create_database_if_missing(&a.database_url).await?;
+    let ladder = a.ladder.as_str();
+    let mut db = BenchDb::connect(&a.database_url, ladder).await?;
+    db.settle_skeletons().await?;
     // Started before the fill: it migrates the database. Stopped when dropped, at the end.
     let (_server, base) = match (&a.server, &a.url) {
         (Some(bin), _) => {
@@ -185,12 +188,10 @@ async fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     };
     let api = Api::at(&base)?;
     api.get_json::<serde_json::Value>("/readyz", None).await?;
-    let ladder = a.ladder.as_str();
     // An unknown ladder stops here, before the database is touched.
     api.get_json::<serde_json::Value>(&format!("/api/leaderboard/{ladder}?per_page=1"), None)
         .await?;
 
-    let mut db = BenchDb::connect(&a.database_url, ladder).await?;
     let have = db.bench_players().await?;
     if have != a.players {
         println!("filling {} players on {ladder} (had {have}) ...", a.players);
