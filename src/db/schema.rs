@@ -153,6 +153,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// number of players on a rated ladder's leaderboard (hf_ranked: ≥ 10 games, RD ≤ 110) per
+    /// (ladder, floor of the rating); see src/ladder/record.rs
+    ladder_rating_counts (ladder, bucket) {
+        ladder -> Text,
+        bucket -> Integer,
+        n -> BigInt,
+    }
+}
+
+diesel::table! {
     /// server-wide settings kept across restarts (e.g. the generated JWT secret)
     server_settings (name) {
         name -> Text,
@@ -215,6 +225,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     ladder_stats,
     ladder_results,
     ladder_point_counts,
+    ladder_rating_counts,
     server_settings,
     nodes,
     rooms,

@@ -14,12 +14,17 @@
 //!
 //! `hf_ranked` (Hidden Front) is ordered by rating instead: rating desc, account id asc, among
 //! the players with at least [`HF_MIN_GAMES`] games and an RD of at most
-//! [`glicko::PROVISIONAL_RD`], through the partial index `ladder_stats_rating`. A player not yet
-//! on it still has a row (its profile), with rank 0.
+//! [`glicko::PROVISIONAL_RD`], through the partial index `ladder_stats_rating`. Its buckets are
+//! `ladder_rating_counts` (listed players per floor of the rating, kept by recording), used as
+//! the points buckets above: a rank sums the buckets of higher ratings and counts the rows
+//! ahead inside its own bucket; a page starts with an `OFFSET` inside the bucket where it
+//! begins. A player not yet on it still has a row (its profile), with rank 0.
 use super::glicko::{self, Rating};
 use super::title::Title;
 use super::LadderKind;
-use crate::db::schema::{accounts, ladder_point_counts as lpc, ladder_stats as ls};
+use crate::db::schema::{
+    accounts, ladder_point_counts as lpc, ladder_rating_counts as lrc, ladder_stats as ls,
+};
 use crate::db::DbConn;
 use crate::error::AppResult;
 use crate::live::protocol::ShownRating;
@@ -28,6 +33,17 @@ use serde::Serialize;
 
 /// Games a Hidden Front player needs to be on its leaderboard (ladder.md).
 pub const HF_MIN_GAMES: i32 = 10;
+
+/// Whether a rated ladder's player with `games` games and `rating` is on its leaderboard
+/// (ladder.md: at least 10 games and RD at most 110).
+pub fn listed(games: i32, rating: Rating) -> bool {
+    games >= HF_MIN_GAMES && rating.rd <= glicko::PROVISIONAL_RD
+}
+
+/// The `ladder_rating_counts` bucket of a rating: its floor (a rating in [b, b + 1) is in b).
+pub fn rating_bucket(rating: f64) -> i32 {
+    rating.floor() as i32
+}
 
 /// One row of a leaderboard (a four-player ladder's hidden rating is never part of it).
 #[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
@@ -122,14 +138,32 @@ macro_rules! on_hf_board {
     };
 }
 
+/// The non-empty buckets of `$t` (keyed by `$key`) of a ladder whose key is above `$min`, best
+/// first, as (key, players).
+macro_rules! buckets_above {
+    ($conn:expr, $t:ident, $key:ident, $ladder:expr, $min:expr) => {
+        $t::table
+            .filter($t::ladder.eq($ladder.as_str()))
+            .filter($t::n.gt(0))
+            .filter($t::$key.gt($min))
+            .order($t::$key.desc())
+            .select(($t::$key, $t::n))
+            .load::<(i32, i64)>($conn)?
+    };
+}
+
+/// The ladder's buckets above `min`, best first: (points, or the floor of the rating on a rated
+/// ladder; players in it), empty ones left out.
+fn buckets(conn: &mut DbConn, ladder: LadderKind, min: i32) -> AppResult<Vec<(i32, i64)>> {
+    Ok(match ladder.is_rated() {
+        true => buckets_above!(conn, lrc, bucket, ladder, min),
+        false => buckets_above!(conn, lpc, points, ladder, min),
+    })
+}
+
 /// Number of players on the ladder.
 pub fn total(conn: &mut DbConn, ladder: LadderKind) -> AppResult<i64> {
-    if ladder.is_rated() {
-        return Ok(ls::table.filter(on_hf_board!()).count().get_result(conn)?);
-    }
-    let buckets: Vec<i64> =
-        lpc::table.filter(lpc::ladder.eq(ladder.as_str())).select(lpc::n).load(conn)?;
-    Ok(buckets.into_iter().sum())
+    Ok(buckets(conn, ladder, i32::MIN)?.into_iter().map(|b| b.1).sum())
 }
 
 /// `limit` rows starting at 0-based position `offset`.
@@ -139,45 +173,45 @@ pub fn rows_at(
     offset: i64,
     limit: i64,
 ) -> AppResult<Vec<Row>> {
-    if ladder.is_rated() {
-        let ids: Vec<i64> = ls::table
-            .filter(on_hf_board!())
-            .order((ls::rating.desc(), ls::account_id.asc()))
-            .select(ls::account_id)
-            .offset(offset)
-            .limit(limit)
-            .load(conn)?;
-        return rows_of(conn, ladder, &ids, offset);
-    }
-    // Find the bucket (points value) holding position `offset`.
-    let buckets: Vec<(i32, i64)> = lpc::table
-        .filter(lpc::ladder.eq(ladder.as_str()))
-        .filter(lpc::n.gt(0))
-        .order(lpc::points.desc())
-        .select((lpc::points, lpc::n))
-        .load(conn)?;
+    // Find the bucket holding position `offset`, and the players in the buckets before it.
     let mut before = 0i64;
     let mut start = None;
-    for (points, n) in buckets {
+    for (key, n) in buckets(conn, ladder, i32::MIN)? {
         if before + n > offset {
-            start = Some(points);
+            start = Some(key);
             break;
         }
         before += n;
     }
-    let Some(start_points) = start else { return Ok(vec![]) };
-    // Step 1: the page's account ids from the index alone (an index-only scan; the OFFSET skips
-    // index entries, never heap rows or joins).
-    let ids: Vec<i64> = ls::table
-        .filter(ls::ladder.eq(ladder.as_str()))
-        .filter(ls::points.le(start_points))
-        .order((ls::points.desc(), ls::wins.desc(), ls::escapes.asc(), ls::account_id.asc()))
-        .select(ls::account_id)
-        .offset(offset - before)
-        .limit(limit)
-        .load(conn)?;
+    let Some(start) = start else { return Ok(vec![]) };
+    // Step 1: the page's account ids from the index alone (an index-only scan from the start
+    // of that bucket; the OFFSET skips index entries inside it, never heap rows or joins).
+    let ids: Vec<i64> = if ladder.is_rated() {
+        ls::table
+            .filter(on_hf_board!())
+            .filter(ls::rating.lt(f64::from(start) + 1.0))
+            .order((ls::rating.desc(), ls::account_id.asc()))
+            .select(ls::account_id)
+            .offset(offset - before)
+            .limit(limit)
+            .load(conn)?
+    } else {
+        ls::table
+            .filter(ls::ladder.eq(ladder.as_str()))
+            .filter(ls::points.le(start))
+            .order((ls::points.desc(), ls::wins.desc(), ls::escapes.asc(), ls::account_id.asc()))
+            .select(ls::account_id)
+            .offset(offset - before)
+            .limit(limit)
+            .load(conn)?
+    };
     // Step 2: those rows with their names.
     rows_of(conn, ladder, &ids, offset)
+}
+
+/// Players in the ladder's buckets above `key` (more points, or a higher floor of the rating).
+fn above(conn: &mut DbConn, ladder: LadderKind, key: i32) -> AppResult<i64> {
+    Ok(buckets(conn, ladder, key)?.into_iter().map(|b| b.1).sum())
 }
 
 /// The row of one account with its rank, or `None` if it has no ranked game on this ladder.
@@ -191,30 +225,28 @@ pub fn row_of(conn: &mut DbConn, ladder: LadderKind, account_id: i64) -> AppResu
         .optional()?;
     let Some(raw) = raw else { return Ok(None) };
     if ladder.is_rated() {
-        let on_board = raw.3 >= HF_MIN_GAMES && raw.10 <= glicko::PROVISIONAL_RD;
-        let rank = match on_board {
-            true => {
-                let ahead: i64 = ls::table
-                    .filter(on_hf_board!())
-                    .filter(
-                        ls::rating
-                            .gt(raw.9)
-                            .or(ls::rating.eq(raw.9).and(ls::account_id.lt(account_id))),
-                    )
-                    .count()
-                    .get_result(conn)?;
-                ahead + 1
-            }
-            false => 0,
-        };
+        let (games, rating) = (raw.3, raw.9);
+        if !listed(games, Rating { rating, rd: raw.10, volatility: raw.11 }) {
+            return Ok(Some(to_row(ladder, 0, raw)));
+        }
+        // the rows of its own bucket ahead of it: two short ranges of `ladder_stats_rating`
+        // (an OR of the two would read the rows themselves, not the index alone)
+        let bucket = rating_bucket(rating);
+        let higher: i64 = ls::table
+            .filter(on_hf_board!())
+            .filter(ls::rating.gt(rating).and(ls::rating.lt(f64::from(bucket) + 1.0)))
+            .count()
+            .get_result(conn)?;
+        let tied_ahead: i64 = ls::table
+            .filter(on_hf_board!())
+            .filter(ls::rating.eq(rating).and(ls::account_id.lt(account_id)))
+            .count()
+            .get_result(conn)?;
+        let same_ahead = higher + tied_ahead;
+        let rank = above(conn, ladder, bucket)? + same_ahead + 1;
         return Ok(Some(to_row(ladder, rank, raw)));
     }
     let (points, wins, escapes) = (raw.2, raw.4, raw.8);
-    let above: Vec<i64> = lpc::table
-        .filter(lpc::ladder.eq(ladder.as_str()))
-        .filter(lpc::points.gt(points))
-        .select(lpc::n)
-        .load(conn)?;
     let same_ahead: i64 =
         ls::table
             .filter(ls::ladder.eq(ladder.as_str()))
@@ -224,7 +256,7 @@ pub fn row_of(conn: &mut DbConn, ladder: LadderKind, account_id: i64) -> AppResu
             ))
             .count()
             .get_result(conn)?;
-    let rank = above.into_iter().sum::<i64>() + same_ahead + 1;
+    let rank = above(conn, ladder, points)? + same_ahead + 1;
     Ok(Some(to_row(ladder, rank, raw)))
 }
 

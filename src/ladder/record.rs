@@ -8,11 +8,18 @@
 //! re-finishes the game, a rolled-back transaction, or a plain double call — apply nothing twice.
 //!
 //! Locks are taken in one global order (stats rows by account id, then point buckets by
-//! points), so two games finishing at once never deadlock on PostgreSQL.
+//! points, then rating buckets by rating), so two games finishing at once never deadlock on
+//! PostgreSQL. A rated ladder (`hf_ranked`) also keeps `ladder_rating_counts`: the players on
+//! its leaderboard per floor of the rating; a result moves its player between buckets, into
+//! them (its 10th game with a settled RD) or out of them (an RD grown above 110).
 use super::glicko::{self, Rating};
+use super::leaderboard::{listed, rating_bucket};
 use super::points::{self, PlayerResult};
 use super::{FinishedGame, LadderKind, Outcome};
-use crate::db::schema::{ladder_point_counts as lpc, ladder_results as lr, ladder_stats as ls};
+use crate::db::schema::{
+    ladder_point_counts as lpc, ladder_rating_counts as lrc, ladder_results as lr,
+    ladder_stats as ls,
+};
 use crate::db::DbConn;
 use crate::error::{AppError, AppResult};
 use diesel::prelude::*;
@@ -138,7 +145,7 @@ pub fn stored_results(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<StoredRe
 }
 
 /// Change the stats (points, counts, rating) of the accounts in `applied` (sorted by account
-/// id: the lock order) and the point buckets. `results`: every player of the game.
+/// id: the lock order) and the point and rating buckets. `results`: every player of the game.
 fn apply_stats(
     conn: &mut DbConn,
     (game_id, ladder): (i64, LadderKind),
@@ -148,29 +155,20 @@ fn apply_stats(
     let mut ids: Vec<i64> = results.iter().map(|r| r.account_id).collect();
     ids.sort_unstable();
     let mut bucket_delta = create_stats_rows(conn, ladder, &ids)?;
-    let ratings: Vec<(i64, f64, f64, f64)> = ls::table
-        .filter(ls::ladder.eq(ladder.as_str()))
-        .filter(ls::account_id.eq_any(&ids))
-        .select((ls::account_id, ls::rating, ls::rd, ls::volatility))
-        .load(conn)?;
-    let rating_of = |id: i64| {
-        ratings
-            .iter()
-            .find(|r| r.0 == id)
-            .map(|&(_, rating, rd, volatility)| Rating { rating, rd, volatility })
-            .unwrap_or_default()
+    let mut rating_delta: BTreeMap<i32, i64> = BTreeMap::new();
+    let before = lock_standings(conn, ladder, &ids)?;
+    let standing_of = |id: i64| {
+        before.iter().find(|s| s.0 == id).map(|s| (s.1, s.2)).unwrap_or((0, Rating::default()))
     };
     for r in applied {
         // every new rating comes from the ratings before the game: one rating period for all
         let opponents: Vec<Rating> = results
             .iter()
             .filter(|o| opposes(ladder, r, o))
-            .map(|o| rating_of(o.account_id))
+            .map(|o| standing_of(o.account_id).1)
             .collect();
-        let new = glicko::update(
-            rating_of(r.account_id),
-            &[(glicko::composite(&opponents), r.outcome.score())],
-        );
+        let (games, old) = standing_of(r.account_id);
+        let new = glicko::update(old, &[(glicko::composite(&opponents), r.outcome.score())]);
         diesel::update(lr::table.find((game_id, r.account_id)))
             .set((lr::rating.eq(Some(new.rating)), lr::rd.eq(Some(new.rd))))
             .execute(conn)?;
@@ -178,13 +176,46 @@ fn apply_stats(
             *bucket_delta.entry(now_points - r.points()).or_default() -= 1;
             *bucket_delta.entry(now_points).or_default() += 1;
         }
-    }
-    for (points, delta) in bucket_delta {
-        if delta != 0 {
-            add_to_bucket(conn, ladder, points, delta)?;
+        if ladder.is_rated() {
+            for (listed, rating, delta) in
+                [(listed(games, old), old, -1), (listed(games + 1, new), new, 1)]
+            {
+                if listed {
+                    *rating_delta.entry(rating_bucket(rating.rating)).or_default() += delta;
+                }
+            }
         }
     }
+    for (points, delta) in bucket_delta.into_iter().filter(|b| b.1 != 0) {
+        add_to_bucket(conn, ladder, points, delta)?;
+    }
+    for (bucket, delta) in rating_delta.into_iter().filter(|b| b.1 != 0) {
+        add_to_rating_bucket(conn, ladder, bucket, delta)?;
+    }
     Ok(())
+}
+
+/// (account, games, rating) of the stats rows of `ids` (sorted), locked until the transaction
+/// ends on PostgreSQL (`FOR UPDATE`, in account order; SQLite has one writer at a time), so the
+/// standings the new ratings and the buckets are computed from cannot change meanwhile.
+fn lock_standings(
+    conn: &mut DbConn,
+    ladder: LadderKind,
+    ids: &[i64],
+) -> AppResult<Vec<(i64, i32, Rating)>> {
+    let query = ls::table
+        .filter(ls::ladder.eq(ladder.as_str()))
+        .filter(ls::account_id.eq_any(ids))
+        .order(ls::account_id)
+        .select((ls::account_id, ls::games, ls::rating, ls::rd, ls::volatility));
+    let rows: Vec<(i64, i32, f64, f64, f64)> = match conn {
+        DbConn::Pg(c) => query.for_update().load(c)?,
+        DbConn::Sqlite(c) => query.load(c)?,
+    };
+    Ok(rows
+        .into_iter()
+        .map(|(id, games, rating, rd, volatility)| (id, games, Rating { rating, rd, volatility }))
+        .collect())
 }
 
 /// Whether `o` is `r`'s opponent: the other team, or on Hidden Front (seats S and N, both of
@@ -251,22 +282,32 @@ fn apply_one(
     Ok(Some(target.select(ls::points).first(conn)?))
 }
 
+/// `$table[ladder, $key] += delta`, creating the bucket: `ladder_point_counts` by points,
+/// `ladder_rating_counts` by the floor of the rating.
+macro_rules! add_to_counts {
+    ($conn:expr, $t:ident, $key:ident, ($ladder:expr, $value:expr, $delta:expr)) => {{
+        let row = ($t::ladder.eq($ladder.as_str()), $t::$key.eq($value), $t::n.eq(0i64));
+        on_backend!($conn, |c| diesel::insert_into($t::table)
+            .values(row)
+            .on_conflict_do_nothing()
+            .execute(c))?;
+        let bucket = $t::table.filter($t::ladder.eq($ladder.as_str())).filter($t::$key.eq($value));
+        diesel::update(bucket).set($t::n.eq($t::n + $delta)).execute($conn)?;
+        Ok(())
+    }};
+}
+
 /// `ladder_point_counts[ladder, points] += delta` (creating the bucket).
-pub fn add_to_bucket(
+fn add_to_bucket(conn: &mut DbConn, ladder: LadderKind, points: i32, delta: i64) -> AppResult<()> {
+    add_to_counts!(conn, lpc, points, (ladder, points, delta))
+}
+
+/// `ladder_rating_counts[ladder, bucket] += delta` (creating the bucket).
+fn add_to_rating_bucket(
     conn: &mut DbConn,
     ladder: LadderKind,
-    points: i32,
+    bucket: i32,
     delta: i64,
 ) -> AppResult<()> {
-    let row = (lpc::ladder.eq(ladder.as_str()), lpc::points.eq(points), lpc::n.eq(0i64));
-    on_backend!(conn, |c| diesel::insert_into(lpc::table)
-        .values(row)
-        .on_conflict_do_nothing()
-        .execute(c))?;
-    diesel::update(
-        lpc::table.filter(lpc::ladder.eq(ladder.as_str())).filter(lpc::points.eq(points)),
-    )
-    .set(lpc::n.eq(lpc::n + delta))
-    .execute(conn)?;
-    Ok(())
+    add_to_counts!(conn, lrc, bucket, (ladder, bucket, delta))
 }

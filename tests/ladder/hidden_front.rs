@@ -1,7 +1,7 @@
 //! Hidden Front's rated ladder (`hf_ranked`) through real sockets: two accounts queue (HTTP),
 //! are proposed a match, accept, deploy and play Hidden Front with its standard clocks to an
-//! ending of each kind the ladder knows (a captured flag, a draw by 100 quiet steps, an agreed
-//! draw, a surrender, an escape, the third timeout); the ratings move as Glicko-2 says (computed
+//! ending of each kind the ladder knows (a captured flag, no legal move, a draw by 100 quiet
+//! steps, an agreed draw, a surrender, an escape, the third timeout); the ratings move as Glicko-2 says (computed
 //! here from Glickman's formulas, apart from the server's code) and are applied once; the
 //! leaderboard, the profile (titles, the rating history). The queue's own rules: guests refused,
 //! no queueing twice or while seated, an unanswered proposal returns the other player to the
@@ -327,6 +327,82 @@ const FLAG_RUN: [(&str, &str); 7] = [
     ("B2", "B1"),
 ];
 
+/// South's formation of the no-legal-move game: its commander in a headquarters (it never
+/// moves again), the flag in the other, the bombs in C12 and E12 walled in by the headquarters
+/// and the mines of C11 and E11. Only the 18 other pieces (general to engineer) can move.
+fn walled_in() -> Formation {
+    use Rank::*;
+    let rows = [
+        ("a1", Engineer),
+        ("b1", Lieutenant),
+        ("c1", Captain),
+        ("d1", Lieutenant),
+        ("e1", Engineer),
+        ("a2", Captain),
+        ("c2", Major),
+        ("e2", Captain),
+        ("a3", Lieutenant),
+        ("b3", Colonel),
+        ("d3", Major),
+        ("e3", Engineer),
+        ("a4", Brigadier),
+        ("c4", Colonel),
+        ("e4", Brigadier),
+        ("a5", Division),
+        ("b5", General),
+        ("c5", Mine),
+        ("d5", Division),
+        ("e5", Mine),
+        ("a6", Mine),
+        ("b6", Commander),
+        ("c6", Bomb),
+        ("d6", Flag),
+        ("e6", Bomb),
+    ];
+    Formation(rows.into_iter().map(|(s, r)| (s.to_string(), r)).collect())
+}
+
+/// The row of a Hidden Front station (`"C7"` → 7).
+fn row(station: &str) -> u8 {
+    station[1..].parse().unwrap()
+}
+
+/// Steps from each station of South's half to C7 (its front crossing to C6), over the links,
+/// around the stations South's immovable pieces of [`walled_in`] hold.
+fn steps_to_c7() -> BTreeMap<String, u32> {
+    use siguo_rules::Station;
+    let walled = ["A12", "B12", "C12", "D12", "E12", "C11", "E11"];
+    let mut dist = BTreeMap::from([("C7".to_string(), 0)]);
+    let mut frontier = vec![Station::parse("C7").unwrap()];
+    while let Some(st) = (!frontier.is_empty()).then(|| frontier.remove(0)) {
+        let d = dist[st.name()];
+        for n in st.neighbours() {
+            let name = n.name().to_string();
+            if row(&name) >= 7 && !walled.contains(&name.as_str()) && !dist.contains_key(&name) {
+                dist.insert(name, d + 1);
+                frontier.push(*n);
+            }
+        }
+    }
+    dist
+}
+
+/// South's move in `u`: throw a piece at C6 (North's commander) if one can reach it, else the
+/// quiet move inside South's half that brings a piece nearest to C7.
+fn sacrifice_or_advance(u: &Value, dist: &BTreeMap<String, u32>) -> (String, String) {
+    let moves = legal(u);
+    if let Some(mv) = moves.iter().find(|m| m.1 == "C6") {
+        return mv.clone();
+    }
+    let full = occupied(u);
+    let best = moves
+        .into_iter()
+        .filter(|(_, t)| row(t) >= 7 && !full.contains(t))
+        .filter(|(f, t)| dist[t] < dist[f])
+        .min_by_key(|(f, t)| (dist[t], dist[f], f.clone(), t.clone()));
+    best.unwrap_or_else(|| panic!("South cannot come nearer to C6: {u}"))
+}
+
 /// (account, games, rating, rd) on `hf_ranked` of `ids`, as stored.
 async fn hf_stats(app: &TestApp, ids: [i64; 2]) -> Vec<(i64, i32, f64, f64)> {
     with_db(&app.state().db, move |c| {
@@ -522,6 +598,54 @@ async fn quiet_steps_draw_and_the_third_timeout(backend: Backend) {
     check_ratings(&end["results"], before, 0.0, ["loss", "win"]);
 }
 
+/// South throws every movable piece at North's commander; once the last has died and North
+/// has moved, South (its commander and flag in the headquarters, bombs walled in, mines) has no
+/// legal move at the start of its turn: North wins, reason `no_legal_move`.
+async fn no_legal_move_loses(backend: Backend) {
+    let app = wide_window(backend).await;
+    let (a, b) = (hf_client(&app, "hfn").await, hf_client(&app, "hfm").await);
+    let mut p = pair(&app, a, b, [[127, 0, 0, 69], [127, 0, 0, 70]]).await;
+    let north = formation("c1", "b5"); // its commander in C6, facing C7
+    battle(&mut p, Some([&walled_in(), &north])).await;
+    let dist = steps_to_c7();
+    // North's quiet moves stay in its half and leave its commander where it is
+    let south_half: Vec<String> = dist.keys().cloned().chain(["C6".to_string()]).collect();
+    let avoid: Vec<&str> = south_half.iter().map(String::as_str).collect();
+    let (mut attacks, mut k) = (0, 0);
+    while p.s.last_state()["view"]["status"]["state"] == "ongoing" {
+        let (t, u) = turn(&p);
+        if t == 'N' {
+            k += 1;
+            play(&mut p, 'N', quiet(&u, &avoid, k)).await;
+            continue;
+        }
+        assert!(attacks < 18, "South still has a move after its 18 pieces fell: {u}");
+        let mv = sacrifice_or_advance(&u, &dist);
+        play(&mut p, 'S', mv.clone()).await;
+        if mv.1 == "C6" {
+            // the attacker died, the commander held
+            attacks += 1;
+            let pieces = occupied(&p.s.last_state());
+            assert!(pieces.contains(&"C6".to_string()) && !pieces.contains(&mv.0), "{mv:?}");
+        }
+        assert!(k < 300, "no end after {k} moves of North");
+    }
+    assert_eq!(attacks, 18, "every movable piece of South fell on C6");
+    let won = json!({"state": "won", "winner": "N", "reason": "no_legal_move"});
+    let results = ended(&mut p, won, &[]).await;
+    // it ended when North's quiet move handed South a turn without a legal move
+    let over = over_of(&mut p.s, p.game).await;
+    let events: Vec<(&str, &str)> = over["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["type"].as_str().unwrap(), e["seat"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(events, vec![("moved", "N"), ("game_over", "")], "{over}");
+    assert_eq!(over["legal_moves"], json!({}), "{over}");
+    check_ratings(&results, [NEW, NEW], 0.0, ["loss", "win"]);
+}
+
 async fn the_queue_refuses_guests_doubles_and_the_seated(backend: Backend) {
     let app = support::spawn_app_with(backend, |c| c.ladder.accept_ms = 1500).await;
     // a guest is asked to register
@@ -583,7 +707,6 @@ async fn the_queue_refuses_guests_doubles_and_the_seated(backend: Backend) {
 
 async fn the_leaderboard_by_rating_with_settled_players(backend: Backend) {
     let app = support::spawn_app(backend).await;
-    let db = app.state().db.clone();
     // (name, games, rating, rd): only ≥ 10 games and RD ≤ 110 are listed, by rating
     let players = [
         ("hfl_top", 30, 2260.0, 60.0),
@@ -592,28 +715,8 @@ async fn the_leaderboard_by_rating_with_settled_players(backend: Backend) {
         ("hfl_new", 40, 1700.0, 111.0),
         ("hfl_low", 12, 1190.0, 80.0),
     ];
-    let ids = with_db(&db, move |c| {
-        use diesel::prelude::*;
-        use siguo::db::schema::ladder_stats as ls;
-        let mut ids = vec![];
-        for (name, games, rating, rd) in players {
-            let id = crate::support::ladder::account(c, &support::unique_name(name), false);
-            diesel::insert_into(ls::table)
-                .values((
-                    ls::account_id.eq(id),
-                    ls::ladder.eq("hf_ranked"),
-                    ls::games.eq(games),
-                    ls::wins.eq(games),
-                    ls::rating.eq(rating),
-                    ls::rd.eq(rd),
-                ))
-                .execute(c)
-                .unwrap();
-            ids.push(id);
-        }
-        ids
-    })
-    .await;
+    let players = players.map(|(name, games, rating, rd)| (name, games, rating, rd, 0.06));
+    let ids: Vec<i64> = seed_hf(&app, players.into()).await.into_iter().map(|p| p.0).collect();
     let board = get_json(&app, "/api/leaderboard/hf_ranked?per_page=2", None).await;
     assert_eq!(board["total"], 3);
     let rows = board["rows"].as_array().unwrap();
@@ -640,11 +743,141 @@ async fn the_leaderboard_by_rating_with_settled_players(backend: Backend) {
     assert_eq!(four["total"], 0);
 }
 
+/// Insert `players` (name, games, rating, rd, volatility) on `hf_ranked` straight into
+/// `ladder_stats` (recounting the leaderboard's buckets); returns their account ids and names.
+async fn seed_hf(
+    app: &TestApp,
+    players: Vec<(&'static str, i32, f64, f64, f64)>,
+) -> Vec<(i64, String)> {
+    with_db(&app.state().db, move |c| {
+        use diesel::prelude::*;
+        use siguo::db::schema::ladder_stats as ls;
+        let mut out = vec![];
+        for (name, games, rating, rd, volatility) in players {
+            let name = support::unique_name(name);
+            let id = crate::support::ladder::account(c, &name, false);
+            if games > 0 {
+                diesel::insert_into(ls::table)
+                    .values((
+                        ls::account_id.eq(id),
+                        ls::ladder.eq("hf_ranked"),
+                        ls::games.eq(games),
+                        ls::wins.eq(games),
+                        ls::rating.eq(rating),
+                        ls::rd.eq(rd),
+                        ls::volatility.eq(volatility),
+                    ))
+                    .execute(c)
+                    .unwrap();
+            }
+            out.push((id, name));
+        }
+        crate::support::ladder::rebuild_hf_buckets(c);
+        out
+    })
+    .await
+}
+
+/// A Hidden Front rated game between accounts `s` and `n` recorded as live play records it.
+async fn record_hf(app: &TestApp, s: i64, n: i64, status: siguo_rules::Status) {
+    with_db(&app.state().db, move |c| {
+        use crate::support::ladder::{hf_buckets, hf_buckets_from_stats, play, seat};
+        use siguo_rules::Seat;
+        let mut seats = [seat(0), seat(0), seat(0), seat(0)];
+        for (i, x) in seats.iter_mut().enumerate() {
+            x.account_id = match Seat::from_index(i) {
+                Seat::S => Some(s),
+                Seat::N => Some(n),
+                _ => None,
+            };
+        }
+        let (_, recorded) = play(c, "hf_ranked", seats, status);
+        assert_eq!(recorded.applied.len(), 2, "{recorded:?}");
+        assert_eq!(hf_buckets(c), hf_buckets_from_stats(c), "the buckets after the game");
+    })
+    .await
+}
+
+/// Every rank the server shows on `hf_ranked` (the pages, each player's profile) is the rank
+/// computed here from `ladder_stats`: ≥ 10 games and RD ≤ 110, by rating, ties by account id.
+async fn assert_hf_ranks(app: &TestApp, players: &[(i64, String)]) {
+    let rows = with_db(&app.state().db, |c| {
+        use diesel::prelude::*;
+        use siguo::db::schema::ladder_stats as ls;
+        ls::table
+            .filter(ls::ladder.eq("hf_ranked"))
+            .select((ls::account_id, ls::games, ls::rating, ls::rd))
+            .load::<(i64, i32, f64, f64)>(c)
+            .unwrap()
+    })
+    .await;
+    let mut listed: Vec<(i64, f64)> =
+        rows.iter().filter(|r| r.1 >= 10 && r.3 <= 110.0).map(|r| (r.0, r.2)).collect();
+    listed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let want: Vec<i64> = listed.iter().map(|r| r.0).collect();
+    let mut got = vec![];
+    for page in 1..=(want.len() as i64 + 2) / 3 + 1 {
+        let url = format!("/api/leaderboard/hf_ranked?page={page}&per_page=3");
+        let board = get_json(app, &url, None).await;
+        assert_eq!(board["total"].as_i64(), Some(want.len() as i64), "{board}");
+        for (k, r) in board["rows"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(r["rank"].as_i64(), Some((page - 1) * 3 + k as i64 + 1), "{board}");
+            got.push(r["account_id"].as_i64().unwrap());
+        }
+    }
+    assert_eq!(got, want, "the pages");
+    for (id, name) in players {
+        let prof = get_json(app, &format!("/api/profiles/{name}"), None).await;
+        let rank = want.iter().position(|w| w == id).map_or(0, |i| i as i64 + 1);
+        let shown = prof["hf_ranked"]["rank"].as_i64();
+        assert!(shown == Some(rank) || (shown.is_none() && rank == 0), "{name}: {prof}");
+    }
+}
+
+async fn hf_ranks_stay_exact_through_recorded_games(backend: Backend) {
+    use siguo_rules::{DrawReason, Seat, Status, WinReason};
+    let app = support::spawn_app(backend).await;
+    let won = |winner| Status::SeatWon { winner, reason: WinReason::FlagCaptured };
+    // (name, games, rating, rd, volatility); 0 games: no row yet
+    let p = seed_hf(
+        &app,
+        vec![
+            ("hfr_a", 30, 1600.0, 60.0, 0.06),
+            ("hfr_b", 30, 1600.0, 60.0, 0.06), // a tie with a, behind it (a larger id)
+            ("hfr_c", 12, 1600.5, 110.0, 0.06), // RD exactly 110: listed, bucket 1600
+            ("hfr_d", 9, 1650.0, 100.0, 0.06), // 9 games: not yet listed
+            ("hfr_e", 40, 1599.9999, 80.0, 0.06), // bucket 1599
+            ("hfr_f", 50, 1700.0, 110.0, 0.5), // listed; a volatile RD about to grow
+            ("hfr_g", 0, 0.0, 0.0, 0.0),       // new: 1500, RD 350
+            ("hfr_h", 20, 1500.0, 110.0001, 0.06), // RD just above 110: not listed
+        ],
+    )
+    .await;
+    let id = |k: usize| p[k].0;
+    assert_hf_ranks(&app, &p).await;
+    // d's 10th game lists it; e loses and falls to another bucket
+    record_hf(&app, id(3), id(4), won(Seat::S)).await;
+    assert_hf_ranks(&app, &p).await;
+    // f draws a newcomer: its RD grows above 110 and it leaves the leaderboard
+    record_hf(&app, id(5), id(6), Status::Draw { reason: DrawReason::NoCombat }).await;
+    let f = hf_stats(&app, [id(5), id(6)]).await;
+    assert!(f[0].3 > 110.0 && f[0].1 == 51, "{f:?}");
+    assert_hf_ranks(&app, &p).await;
+    // the tie is broken by a game; h's RD settles below 110 and lists it
+    record_hf(&app, id(1), id(0), won(Seat::S)).await;
+    record_hf(&app, id(7), id(2), won(Seat::N)).await;
+    let h = hf_stats(&app, [id(7), id(2)]).await;
+    assert!(h.iter().all(|r| r.3 <= 110.0), "{h:?}");
+    assert_hf_ranks(&app, &p).await;
+}
+
 both_backends!(
     flag_capture_then_a_rematch_drawn_by_agreement,
     surrender_and_escape_are_losses,
     the_queue_refuses_guests_doubles_and_the_seated,
     the_leaderboard_by_rating_with_settled_players,
+    hf_ranks_stay_exact_through_recorded_games,
+    no_legal_move_loses,
 );
 
 mod quiet_steps_draw_and_the_third_timeout {

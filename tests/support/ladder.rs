@@ -2,7 +2,9 @@
 //! database of a running test server, then handed to `record_result` as live play does.
 #![allow(dead_code)]
 use diesel::prelude::*;
-use siguo::db::schema::{game_players, games, ladder_point_counts, ladder_results, ladder_stats};
+use siguo::db::schema::{
+    game_players, games, ladder_point_counts, ladder_rating_counts, ladder_results, ladder_stats,
+};
 use siguo::db::DbConn;
 use siguo::error::AppResult;
 use siguo::ladder::record::Recorded;
@@ -10,6 +12,7 @@ use siguo::ladder::{record_result, FinishedGame, FinishedSeat};
 use siguo::live::GameKind;
 pub use siguo_bots::Level;
 use siguo_rules::{DrawReason, Seat, Status, Team, WinReason};
+use std::collections::BTreeMap;
 
 pub const NS_WINS: Status = Status::Won { winner: Team::NS, reason: WinReason::Elimination };
 pub const EW_WINS: Status = Status::Won { winner: Team::EW, reason: WinReason::Elimination };
@@ -191,6 +194,53 @@ pub fn assert_buckets_consistent(conn: &mut DbConn) {
         from_stats.sort();
         buckets.sort();
         assert_eq!(from_stats, buckets, "ladder_point_counts out of step for {ladder}");
+    }
+}
+
+/// Hidden Front's leaderboard buckets as `ladder_stats` says they should be: players with at
+/// least 10 games and RD at most 110 (ladder.md) per floor of the rating, computed here.
+pub fn hf_buckets_from_stats(conn: &mut DbConn) -> Vec<(i32, i64)> {
+    let rows: Vec<(i32, f64, f64)> = ladder_stats::table
+        .filter(ladder_stats::ladder.eq("hf_ranked"))
+        .select((ladder_stats::games, ladder_stats::rating, ladder_stats::rd))
+        .load(conn)
+        .unwrap();
+    let mut n: BTreeMap<i32, i64> = BTreeMap::new();
+    for (games, rating, rd) in rows {
+        if games >= 10 && rd <= 110.0 {
+            *n.entry(rating.floor() as i32).or_default() += 1;
+        }
+    }
+    n.into_iter().collect()
+}
+
+/// Hidden Front's buckets as stored (`ladder_rating_counts`, empty ones left out).
+pub fn hf_buckets(conn: &mut DbConn) -> Vec<(i32, i64)> {
+    ladder_rating_counts::table
+        .filter(ladder_rating_counts::ladder.eq("hf_ranked"))
+        .filter(ladder_rating_counts::n.ne(0))
+        .order(ladder_rating_counts::bucket)
+        .select((ladder_rating_counts::bucket, ladder_rating_counts::n))
+        .load(conn)
+        .unwrap()
+}
+
+/// Recount Hidden Front's buckets after rows were written straight into `ladder_stats`.
+pub fn rebuild_hf_buckets(conn: &mut DbConn) {
+    diesel::delete(
+        ladder_rating_counts::table.filter(ladder_rating_counts::ladder.eq("hf_ranked")),
+    )
+    .execute(conn)
+    .unwrap();
+    for (bucket, n) in hf_buckets_from_stats(conn) {
+        diesel::insert_into(ladder_rating_counts::table)
+            .values((
+                ladder_rating_counts::ladder.eq("hf_ranked"),
+                ladder_rating_counts::bucket.eq(bucket),
+                ladder_rating_counts::n.eq(n),
+            ))
+            .execute(conn)
+            .unwrap();
     }
 }
 

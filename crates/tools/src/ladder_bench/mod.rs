@@ -12,7 +12,11 @@
 //! Timed, each `--samples` times: `GET /api/leaderboard/{ladder}?page=N` for a random page and
 //! for the first page, and `GET /api/leaderboard/{ladder}/me` (the caller's rank and the page
 //! holding it) after the bench account took the standing of a random synthetic player (by SQL,
-//! not timed). `--naive` also times the textbook queries in the database directly.
+//! not timed). The first samples' pages and ranks are checked against the textbook queries
+//! (untimed). `--naive` also times the textbook queries in the database directly.
+//!
+//! `--ladder hf_ranked` (Hidden Front, rated by Glicko-2) fills players who are all on its
+//! leaderboard (≥ 10 games, RD ≤ 110) with ratings spread around 1500, ordered by rating.
 mod server;
 mod sql;
 
@@ -123,8 +127,9 @@ impl Target {
         format!("/api/leaderboard/{}?page={page}&per_page={}", self.ladder, self.per_page)
     }
 
-    /// A page, timed (request sent to body received), then parsed and checked.
-    async fn page(&self, page: i64, total: i64) -> Result<Duration, String> {
+    /// A page, timed (request sent to body received), then parsed and checked; returns the
+    /// time and the page's account ids.
+    async fn page(&self, page: i64, total: i64) -> Result<(Duration, Vec<i64>), String> {
         let path = self.page_path(page);
         let t = Instant::now();
         let (status, body) = self.api.get_raw(&path, None).await?;
@@ -138,12 +143,13 @@ impl Target {
                 p.rows.first().map(|r| r.rank)
             ));
         }
-        Ok(took)
+        Ok((took, p.rows.iter().map(|r| r.account_id).collect()))
     }
 
     /// `/me` of the bench account `me`, timed, then checked: its own row on the page holding it.
-    /// An expired session is renewed (untimed) and the request sent again.
-    async fn me(&mut self, me: i64) -> Result<Duration, String> {
+    /// An expired session is renewed (untimed) and the request sent again. Returns the time and
+    /// the rank.
+    async fn me(&mut self, me: i64) -> Result<(Duration, i64), String> {
         let path = format!("/api/leaderboard/{}/me?per_page={}", self.ladder, self.per_page);
         let (took, status, body) = loop {
             let t = Instant::now();
@@ -160,12 +166,15 @@ impl Target {
         if row.account_id != me || p.page != (row.rank - 1) / self.per_page + 1 || !on_page {
             return Err(format!("GET {path}: rank {} is not on its page {}", row.rank, p.page));
         }
-        Ok(took)
+        Ok((took, row.rank))
     }
 }
 
 async fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     sql::create_database_if_missing(&a.database_url).await?;
+    let ladder = a.ladder.as_str();
+    let mut db = BenchDb::connect(&a.database_url, ladder).await?;
+    db.settle_skeletons().await?;
     // Started before the fill: it migrates the database. Stopped when dropped, at the end.
     let (_server, base) = match (&a.server, &a.url) {
         (Some(bin), _) => {
@@ -179,12 +188,10 @@ async fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     };
     let api = Api::at(&base)?;
     api.get_json::<serde_json::Value>("/readyz", None).await?;
-    let ladder = a.ladder.as_str();
     // An unknown ladder stops here, before the database is touched.
     api.get_json::<serde_json::Value>(&format!("/api/leaderboard/{ladder}?per_page=1"), None)
         .await?;
 
-    let mut db = BenchDb::connect(&a.database_url, ladder).await?;
     let have = db.bench_players().await?;
     if have != a.players {
         println!("filling {} players on {ladder} (had {have}) ...", a.players);
@@ -220,12 +227,29 @@ async fn bench(a: &LadderBenchArgs) -> Result<(), String> {
         target.page(1, total).await?; // warm-up
     }
     let (mut page_t, mut first_t, mut me_t) = (vec![], vec![], vec![]);
-    for _ in 0..a.samples {
-        page_t.push(target.page(rng.random_range(1..=pages), total).await?);
-        first_t.push(target.page(1, total).await?);
+    for i in 0..a.samples {
+        let page = rng.random_range(1..=pages);
+        let (took, ids) = target.page(page, total).await?;
+        page_t.push(took);
+        let exact = i < EXACT_CHECKS;
+        if exact {
+            let want = db.naive_page((page - 1) * a.per_page, a.per_page).await?;
+            if want != ids {
+                return Err(format!("page {page}: the server's {ids:?}, OFFSET gives {want:?}"));
+            }
+        }
+        first_t.push(target.page(1, total).await?.0);
         db.copy_standing(me, rng.random_range(1..=a.players)).await?;
-        me_t.push(target.me(me).await?);
+        let (took, rank) = target.me(me).await?;
+        me_t.push(took);
+        if exact && db.naive_rank(me).await? != rank {
+            return Err(format!("/me: the server's rank {rank} is not COUNT(*)'s"));
+        }
     }
+    println!(
+        "exact: the first {} pages and ranks are the textbook queries' (untimed)",
+        EXACT_CHECKS.min(a.samples)
+    );
     report("GET page (random page)", &mut page_t);
     report("GET page (first page)", &mut first_t);
     report("GET /me (rank + its page)", &mut me_t);
@@ -237,8 +261,9 @@ async fn bench(a: &LadderBenchArgs) -> Result<(), String> {
             let t = Instant::now();
             db.naive_page(offset, a.per_page).await?;
             off_t.push(t.elapsed());
+            let id = db.bench_id(rng.random_range(1..=a.players)).await?;
             let t = Instant::now();
-            db.naive_rank(rng.random_range(1..=a.players)).await?;
+            db.naive_rank(id).await?;
             cnt_t.push(t.elapsed());
         }
         report("naive SQL: OFFSET page", &mut off_t);
@@ -246,6 +271,10 @@ async fn bench(a: &LadderBenchArgs) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Samples whose page and rank are checked against the textbook queries (OFFSET paging,
+/// COUNT(*) of the rows ahead), untimed: the server's fast paths must give the same answers.
+const EXACT_CHECKS: usize = 20;
 
 fn report(what: &str, t: &mut [Duration]) {
     t.sort();

@@ -1,0 +1,1 @@
+DROP TABLE ladder_rating_counts;
