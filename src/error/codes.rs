@@ -38,6 +38,8 @@ pub enum ErrorCode {
     InvalidTicket,
     /// an access token in a WebSocket URL (`?token=`): use the cookie or a ticket
     TokenInUrl,
+    /// a WebSocket asked for a protocol version this server does not speak (`?protocol=`)
+    UnsupportedProtocol,
     RefreshReused,
     InvalidCredentials,
     Forbidden,

@@ -97,6 +97,24 @@ pub struct WsQuery {
     pub token: Option<String>,
     /// a ticket from `POST /api/ws/ticket`
     pub ticket: Option<String>,
+    /// the protocol version the client speaks (docs/protocol.md §1; default 1)
+    pub protocol: Option<String>,
+}
+
+/// The protocol version a socket asks for (`?protocol=`, default 1), or `400
+/// unsupported_protocol`. Read before the ticket is used up.
+fn socket_protocol(req: &HttpRequest) -> AppResult<u8> {
+    let q = web::Query::<WsQuery>::from_query(req.query_string()).map(|q| q.into_inner());
+    let Some(asked) = q.ok().and_then(|q| q.protocol) else {
+        return Ok(crate::live::protocol::PROTOCOL_DEFAULT);
+    };
+    match asked.parse::<u8>() {
+        Ok(p) if crate::live::protocol::PROTOCOLS.contains(&p) => Ok(p),
+        _ => Err(AppError::bad_request(
+            ErrorCode::UnsupportedProtocol,
+            format!("protocol {asked:?} is not spoken here: 1 (full views) or 2 (deltas)"),
+        )),
+    }
 }
 
 /// `POST /api/ws/ticket`: a ticket and how many seconds it may be used.
@@ -125,7 +143,7 @@ pub async fn ws_ticket(state: web::Data<AppState>, req: HttpRequest) -> AppResul
 /// `?ticket=` (`POST /api/ws/ticket`); `?token=` is refused (`400 token_in_url`).
 #[utoipa::path(get, path = "/api/ws", tag = "live", responses(
     (status = 101, description = "switching protocols"),
-    (status = 400, description = "`token_in_url`", body = crate::http::openapi::ErrorResponse),
+    (status = 400, description = "`token_in_url`, `unsupported_protocol`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`, `token_revoked`, `invalid_ticket`", body = crate::http::openapi::ErrorResponse),
     (status = 403, description = "`origin_not_allowed`", body = crate::http::openapi::ErrorResponse),
     (status = 429, description = "`too_many_sockets`", body = crate::http::openapi::ErrorResponse)))]
@@ -143,7 +161,7 @@ pub async fn ws(
 #[utoipa::path(get, path = "/ws/n/{node}", tag = "live", responses(
     (status = 101, description = "switching protocols"),
     (status = 409, description = "`wrong_node`: this is another node; ask `GET /api/games/{id}/node` again", body = crate::http::openapi::ErrorResponse),
-    (status = 400, description = "`token_in_url`", body = crate::http::openapi::ErrorResponse),
+    (status = 400, description = "`token_in_url`, `unsupported_protocol`", body = crate::http::openapi::ErrorResponse),
     (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`, `token_revoked`, `invalid_ticket`", body = crate::http::openapi::ErrorResponse)))]
 #[get("/ws/n/{node}")]
 pub async fn ws_node(
@@ -166,6 +184,7 @@ async fn open_socket(
     req: HttpRequest,
     body: web::Payload,
 ) -> Result<HttpResponse, actix_web::Error> {
+    let protocol = socket_protocol(&req)?;
     let (who, token) = socket_identity(&state, &req).await?;
     let trusted = &state.config.server.trusted_proxies;
     if !crate::http::client::origin_allowed(&req, &state.live.config().allowed_origins, trusted) {
@@ -177,7 +196,8 @@ async fn open_socket(
     }
     let ip = crate::http::client_bucket(&req, trusted);
     let conn_id = state.live.socket_place(who.account_id, ip).await?;
-    socket::start(&req, body, (state.live.clone(), state.ladder.clone()), (who, conn_id), token, ip)
+    let peer = (who, conn_id, protocol);
+    socket::start(&req, body, (state.live.clone(), state.ladder.clone()), peer, token, ip)
 }
 
 /// Who opens a socket, and until when (Unix seconds) it may live: a ticket (`?ticket=`, used
@@ -187,7 +207,7 @@ async fn open_socket(
 async fn socket_identity(state: &AppState, req: &HttpRequest) -> AppResult<(Who, (u64, i64))> {
     let q = web::Query::<WsQuery>::from_query(req.query_string())
         .map(|q| q.into_inner())
-        .unwrap_or(WsQuery { token: None, ticket: None });
+        .unwrap_or(WsQuery { token: None, ticket: None, protocol: None });
     if q.token.is_some() {
         return Err(AppError::bad_request(
             ErrorCode::TokenInUrl,

@@ -14,6 +14,8 @@ pub struct ClientTx {
     pub generation: i64,
     /// the client's address (bucketed, as limits count it)
     pub ip: std::net::IpAddr,
+    /// the protocol version the socket speaks (docs/protocol.md §1): 2 takes deltas
+    pub protocol: u8,
     tx: mpsc::Sender<ByteString>,
     kill: Arc<Kill>,
 }
@@ -50,6 +52,10 @@ impl ClientTx {
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
     }
+    /// Whether the socket takes deltas in its updates (protocol 2).
+    pub fn deltas(&self) -> bool {
+        self.protocol >= 2
+    }
     pub fn send(&self, msg: &ServerMsg) {
         self.send_text(msg.to_text())
     }
@@ -67,5 +73,6 @@ pub fn client_channel(
 ) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Kill>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let kill = Arc::new(Kill::default());
-    (ClientTx { conn_id, account_id, generation, ip, tx, kill: kill.clone() }, rx, kill)
+    let protocol = super::protocol::PROTOCOL_DEFAULT;
+    (ClientTx { conn_id, account_id, generation, ip, protocol, tx, kill: kill.clone() }, rx, kill)
 }

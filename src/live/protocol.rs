@@ -177,6 +177,12 @@ pub enum RoomRequest {
 /// codes"; docs/api.md).
 pub use crate::error::ErrorCode;
 
+/// The protocol versions a socket may ask for (`/api/ws?protocol=`): 1, every `update` carries
+/// the receiver's whole view; 2, an `update` carries a `delta` of it instead (docs/protocol.md §1).
+pub const PROTOCOLS: std::ops::RangeInclusive<u8> = 1..=2;
+/// The version of a socket that does not say.
+pub const PROTOCOL_DEFAULT: u8 = 1;
+
 /// A protocol-level error: stable code + message (+ the deployment error as detail).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProtoError {

@@ -26,7 +26,7 @@ pub fn start(
     req: &HttpRequest,
     body: web::Payload,
     (live, ladder): (Live, Ladder),
-    (who, conn_id): (Who, u64),
+    (who, conn_id, protocol): (Who, u64, u8),
     token: (u64, i64),
     ip: IpAddr,
 ) -> Result<HttpResponse, actix_web::Error> {
@@ -39,7 +39,7 @@ pub fn start(
     };
     let stream =
         stream.max_frame_size(MAX_FRAME).aggregate_continuations().max_continuation_size(MAX_FRAME);
-    let peer = Peer { who, ip, conn_id };
+    let peer = Peer { who, ip, conn_id, protocol };
     actix_web::rt::spawn(run((live, ladder), peer, token, session, stream));
     Ok(resp)
 }
@@ -59,6 +59,8 @@ struct Peer {
     ip: IpAddr,
     /// the connection id its place was taken with ([`Live::socket_place`])
     conn_id: u64,
+    /// the protocol version it asked for (2: updates carry deltas)
+    protocol: u8,
 }
 
 /// What the session loop does after a frame.
@@ -89,8 +91,9 @@ async fn run(
 ) {
     let conn_id = peer.conn_id;
     let account_id = peer.who.account_id;
-    let (tx, mut rx, kill) =
+    let (mut tx, mut rx, kill) =
         client_channel(conn_id, (account_id, generation, peer.ip), live.config().outbound_queue);
+    tx.protocol = peer.protocol;
     live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
     // cluster mode: present on this node before the client can queue
@@ -168,6 +171,7 @@ impl Conn {
         self.tx.send(&ServerMsg::Hello {
             account: Account { id: who.account_id, name: who.name.clone(), guest: who.guest },
             server_time: now_ms(),
+            protocol: self.peer.protocol,
             rooms: self.live.rooms_of(who.account_id),
         });
     }

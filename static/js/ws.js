@@ -4,6 +4,9 @@
 // (`socketAt('/ws/n/{node}')`, see follow.js); the lobby socket stays.
 import { refresh } from './api.js';
 
+/** The protocol version we speak (docs/protocol.md §1): 2, updates carry deltas of the view. */
+export const PROTOCOL = 2;
+
 let seq = 0;
 const newId = () => 'c' + Date.now().toString(36) + '-' + (++seq);
 
@@ -25,7 +28,8 @@ class Live {
   connect() {
     this.wanted = true;
     if (this.ws && (this.ws.readyState === 0 || this.ws.readyState === 1)) return;
-    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + this.path;
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + this.path
+      + (this.path.includes('?') ? '&' : '?') + 'protocol=' + PROTOCOL;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {

@@ -8,6 +8,7 @@ mod support;
 mod between_games;
 mod bots;
 mod clock;
+mod deltas;
 mod endings;
 mod game;
 mod hardening;

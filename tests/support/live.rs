@@ -256,7 +256,10 @@ impl Client {
         if let Some(v) = self.queue.pop_front() {
             return v;
         }
-        self.read().await.expect("socket closed")
+        match self.read().await {
+            Some(v) => v,
+            None => panic!("{}: socket closed: {:?}", self.name, self.closed),
+        }
     }
 
     /// Wait for a message matching `pred`; others stay queued in order.
@@ -383,8 +386,12 @@ pub fn hidden_rank_in_game(
 ) -> Option<String> {
     let owners = if hidden_front { "NS" } else { "NESW" };
     let view = &frame["view"];
-    let over = view.is_object() && view["status"]["state"] != "ongoing";
-    let revealed: BTreeSet<char> = view["flags_revealed"]
+    // protocol 2: a `delta` instead of the view, with the fields that changed
+    let delta = &frame["delta"];
+    let over = (view.is_object() && view["status"]["state"] != "ongoing")
+        || delta["status"]["state"].as_str().is_some_and(|s| s != "ongoing");
+    let flags = if delta.is_object() { &delta["flags_revealed"] } else { &view["flags_revealed"] };
+    let revealed: BTreeSet<char> = flags
         .as_array()
         .map(|a| a.iter().filter_map(|s| s.as_str()?.chars().next()).collect())
         .unwrap_or_default();
@@ -405,7 +412,8 @@ pub fn hidden_rank_in_game(
             }
         }
         // a deployment map "pieces": {"Na1": "3", ...} outside a view: stations must be mine
-        if key == Some("pieces") && !std::ptr::eq(v, &view["pieces"]) {
+        let in_view = std::ptr::eq(v, &view["pieces"]) || std::ptr::eq(v, &delta["pieces"]);
+        if key == Some("pieces") && !in_view {
             if let Some(m) = v.as_object() {
                 for (k, r) in m {
                     if r.as_str().is_some_and(|r| r.len() == 1)

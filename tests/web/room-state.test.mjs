@@ -327,6 +327,57 @@ describe('update', () => {
     assert.equal(cleared.view, null);
   });
 
+  test('a delta (protocol 2) changes only the stations and fields it names', () => {
+    const s = inBattle();
+    const moved = { type: 'moved', seat: 'S', from: 'Sa1', to: 'Sa2', combat: 'attacker_won' };
+    const next = run(s, update({
+      events: [moved, { type: 'turn', seat: 'W', steps: 38 }],
+      delta: { pieces: { Sa1: null, Sa2: 'S9' }, turn: 'W', steps: 38 },
+    }));
+    assert.deepEqual(next.view, view({ turn: 'W', steps: 38, pieces: { Sa2: 'S9', Nc3: 'N?', Wb6: 'WF', Nb6: 'N?' } }));
+    assert.equal(next.v, 43);
+    assert.equal(next.moveNo, 38);
+    assert.deepEqual(s.view, view(), 'the old view is not changed');
+    // a nullable field set to null, a counter, the end of the game with its full reveal
+    const end = run(next, update({
+      v: 44, from_v: 43,
+      delta: {
+        pieces: { Nc3: 'N5', Nb6: 'NF' }, draw_offer: null, skips: { N: 0, E: 3, S: 0, W: 0 },
+        status: { state: 'won', winner: 'NS', reason: 'flags_captured' }, fallen: { W: { Wb6: 'WF' } },
+      },
+    }));
+    assert.deepEqual(end.view.pieces, { Sa2: 'S9', Nc3: 'N5', Wb6: 'WF', Nb6: 'NF' });
+    assert.equal(end.view.skips.E, 3);
+    assert.equal(end.view.draw_offer, null);
+    assert.equal(end.view.turn, 'W');
+    assert.deepEqual(end.view.fallen, { W: { Wb6: 'WF' } });
+    assert.equal(end.phase, 'finished');
+  });
+
+  test('deltas after a snapshot give the next full view; one that does not fit asks for a resync', () => {
+    let s = run(fresh(), roomMsg({ phase: 'battle', game: 17 }), snapshot());
+    s = run(s, update({ delta: { pieces: { Nc3: null, Nc4: 'N?' }, turn: 'E', steps: 38 } }));
+    s = run(s, update({ v: 44, from_v: 43, delta: { pieces: { Sa2: 'S?' }, turn: 'S', steps: 39 } }));
+    assert.deepEqual(s.view, view({ turn: 'S', steps: 39, pieces: { Sa1: 'S9', Sa2: 'S?', Nc4: 'N?', Wb6: 'WF', Nb6: 'N?' } }));
+    const gap = run(s, update({ v: 47, from_v: 46, delta: { pieces: { Sa1: null } } }));
+    assert.deepEqual(gap.effects, [{ type: 'send', msg: 'resync', fields: { room: ROOM, v: 44 } }]);
+    assert.equal(gap.view, s.view);
+  });
+
+  test('a delta without a view to apply it to asks for a snapshot', () => {
+    const s = run(fresh(), roomMsg({ phase: 'battle', game: 17 }));
+    const next = run(s, update({ delta: { pieces: { Sa1: null } } }));
+    assert.deepEqual(next.effects, [{ type: 'send', msg: 'resync', fields: { room: ROOM } }]);
+    assert.equal(next.view, null);
+  });
+
+  test('applyDelta: a station emptied, one filled, fields replaced', () => {
+    const v = { pieces: { A: 'S9', B: 'N?' }, turn: 'S', steps: 1, draw_offer: 'N' };
+    assert.deepEqual(S.applyDelta(v, { pieces: { A: null, C: 'S9' }, steps: 2, draw_offer: null }),
+      { pieces: { B: 'N?', C: 'S9' }, turn: 'S', steps: 2, draw_offer: null });
+    assert.deepEqual(v.pieces, { A: 'S9', B: 'N?' });
+  });
+
   test('deployment confirmations and the start of the battle', () => {
     let s = run(inDeploy(), update({ v: 4, from_v: 3, events: [{ type: 'deploy_confirmed', seat: 'W' }] }));
     s = run(s, update({ v: 5, from_v: 4, events: [{ type: 'deploy_confirmed', seat: 'W' }, { type: 'deploy_confirmed', seat: 'S' }] }));

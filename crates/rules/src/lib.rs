@@ -19,6 +19,7 @@
 mod bits;
 pub mod board;
 pub mod by_seat;
+pub mod delta;
 pub mod deploy;
 pub mod game;
 pub mod options;
@@ -29,6 +30,7 @@ pub mod view;
 
 pub use board::{Board, Seat, Station, StationKind, Team, Variant};
 pub use by_seat::BySeat;
+pub use delta::ViewDelta;
 pub use deploy::{DeployError, Deployment, Formation};
 pub use game::{
     Action, CombatOutcome, DrawReason, ElimReason, Event, Game, Move, RuleError, Status, WinReason,

@@ -103,6 +103,7 @@ fn play_variant(
     // Hidden Front: every combat removes a piece, and 100 quiet steps end the game.
     let max_actions = if four { 10 * opts.max_steps as usize } else { 60 * 100 * 2 };
     let mut n_actions = 0;
+    let mut deltas = check_everything.then(|| Deltas::new(&g));
     while !g.is_over() {
         n_actions += 1;
         assert!(n_actions < max_actions, "game does not end");
@@ -172,6 +173,9 @@ fn play_variant(
             }
             Err(_) => assert_eq!(g, before, "a refused action changed the game"),
         }
+        if let Some(d) = deltas.as_mut() {
+            d.check(&g);
+        }
         assert!(!four || g.steps() <= opts.max_steps);
         for s in Seat::ALL {
             if g.is_eliminated(s) {
@@ -183,6 +187,46 @@ fn play_variant(
         check_views(&g);
     }
     (g, record)
+}
+
+/// Every viewer's view as a protocol-2 client builds it: the first view, then each delta (read
+/// back from its JSON) applied to it.
+struct Deltas {
+    clients: Vec<(Viewer, View)>,
+}
+
+impl Deltas {
+    fn new(g: &Game) -> Deltas {
+        Deltas { clients: viewers(g.variant()).into_iter().map(|v| (v, g.view(v))).collect() }
+    }
+
+    /// After an action: each viewer's delta, applied, gives exactly its new view; and no entry
+    /// of a delta shows a rank the viewer may not see now (rule written independently above).
+    fn check(&mut self, g: &Game) {
+        for (viewer, held) in &mut self.clients {
+            let new = g.view(*viewer);
+            let delta = held.delta_to(&new);
+            let json = serde_json::to_string(&delta).unwrap();
+            let read: ViewDelta = serde_json::from_str(&json).unwrap();
+            held.apply(&read);
+            assert_eq!(held, &new, "{viewer:?}: view after the delta {json}");
+            let wire: serde_json::Value = serde_json::from_str(&json).unwrap();
+            for (st, code) in wire["pieces"].as_object().unwrap() {
+                let st: Station = serde_json::from_value(serde_json::json!(st)).unwrap();
+                let Some(truth) = g.piece_at(st) else {
+                    assert!(code.is_null(), "{viewer:?}: {st} is empty, delta says {code}");
+                    continue;
+                };
+                let code = code.as_str().unwrap();
+                if !may_see(g, *viewer, truth) {
+                    assert_eq!(code, format!("{}?", truth.owner.letter()), "{viewer:?}: {st}");
+                }
+            }
+            if let Some(fallen) = wire.get("fallen") {
+                assert!(g.is_over(), "{viewer:?}: fallen pieces before the end: {fallen}");
+            }
+        }
+    }
 }
 
 /// The record survives JSON and replays to the same game; the position round trip keeps pieces,

@@ -6,7 +6,9 @@ use bytestring::ByteString;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use siguo_bots::Level;
-use siguo_rules::{DeployError, Deployment, Rank, Seat, ShownOptions, Station, Variant, View};
+use siguo_rules::{
+    DeployError, Deployment, Rank, Seat, ShownOptions, Station, Variant, View, ViewDelta,
+};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use strum::{IntoStaticStr, VariantNames};
@@ -21,6 +23,9 @@ pub enum ServerMsg<'a> {
     Hello {
         account: Account,
         server_time: i64,
+        /// the protocol version this socket speaks (`?protocol=`; 1 when absent)
+        #[serde(default = "protocol_one")]
+        protocol: u8,
         rooms: Vec<SeatedRoom>,
     },
     Pong {
@@ -105,6 +110,10 @@ pub enum ServerMsg<'a> {
 pub enum QueueLeftReason {
     /// no socket of the account was connected for `ladder.queue_disconnect_grace_ms`
     Disconnected,
+}
+
+fn protocol_one() -> u8 {
+    1
 }
 
 impl ServerMsg<'_> {
@@ -362,7 +371,16 @@ pub struct Update<'a> {
     pub v: u64,
     pub from_v: u64,
     pub events: Events<'a>,
-    pub view: Option<Cow<'a, View>>,
+    /// the receiver's whole view (null: no game yet); absent when the update has a `delta`
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "siguo_rules::delta::present"
+    )]
+    pub view: Option<Option<Cow<'a, View>>>,
+    /// protocol 2: what changed in the receiver's view since `from_v` (docs/protocol.md §5)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<Box<ViewDelta>>,
     pub clock: Clock,
     pub legal_moves: LegalMoves,
     /// once a ranked game is over (from the update that ends it on): what it gave each seat,

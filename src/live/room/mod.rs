@@ -19,6 +19,7 @@ mod phase;
 mod rematch;
 mod seats;
 mod spawn;
+mod views;
 
 pub(crate) use spawn::{spawn_game, spawn_restored, spawn_waiting};
 
@@ -65,6 +66,9 @@ impl RoomHandle {
 struct Sub {
     who: Who,
     tx: ClientTx,
+    /// the viewer whose view of the current version this socket holds (the base of a delta);
+    /// `None` before a game, or when it may hold another's
+    seen: Option<siguo_rules::Viewer>,
 }
 
 /// What an accepted room message answers: an `ack` with this body, or nothing more (the
@@ -106,6 +110,8 @@ struct Room {
     /// who was online by the last `presence` (the variant's seats in order)
     presence_sent: Option<Vec<bool>>,
     closed: bool,
+    /// the views the protocol-2 subscribers hold (the bases of their next deltas)
+    held: Option<views::Held>,
     /// cluster mode: every write checks this node still owns the game
     guard: crate::live::directory::Guard,
 }

@@ -1,17 +1,17 @@
 //! Every message a room sends, built as a typed [`ServerMsg`] for its receiver.
 use super::history::Catchup;
 use super::phase::Phase;
+use super::views::Body;
 use super::{Answer, Room};
 use crate::live::protocol::{
-    now_ms, raw_event, seat_map, AckBody, ClientId, Clock, DeploymentMsg, Events, LegalMoves,
-    LiveGameSummary, PhaseName, RawEvent, RoomMsg, RoomSummary, SeatInfo, SeatMap, SeatedRoom,
-    ServerMsg, Snapshot, SummarySeat, Update, WireEvent, YouInRoom, YouSeats,
+    now_ms, seat_map, AckBody, ClientId, Clock, DeploymentMsg, Events, LegalMoves, LiveGameSummary,
+    PhaseName, RawEvent, RoomMsg, RoomSummary, SeatInfo, SeatMap, SeatedRoom, ServerMsg, Snapshot,
+    SummarySeat, Update, YouInRoom, YouSeats,
 };
 use crate::live::{ClientTx, GameKind, SeatOccupant, Who};
 use bytestring::ByteString;
 use siguo_rules::{Seat, Viewer};
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// A game's step in the shared list (cluster) is written every this many steps.
 const LIVE_ENTRY_STEPS: u32 = 10;
@@ -127,48 +127,31 @@ impl Room {
         }))
     }
 
-    /// The `update` for one viewer, as text; `cache` shares it between the subscribers with
-    /// the same viewer (the sockets of one seat, all spectators).
-    fn update_text(
+    /// The `update` for one viewer, as text: with its whole view (`Body::Full`) or a delta.
+    pub(super) fn update_text(
         &self,
         viewer: Viewer,
-        from_v: u64,
-        events: &[RawEvent],
+        (from_v, events): (u64, &[RawEvent]),
         clock: Clock,
-        cache: &mut HashMap<Viewer, ByteString>,
+        body: Body<'_>,
     ) -> ByteString {
-        let build = || {
-            ServerMsg::Update(Update {
-                room: self.id.clone(),
-                game: self.phase.game_id(),
-                v: self.history.v(),
-                from_v,
-                events: Events::Raw(events),
-                view: self.phase.game().map(|g| Cow::Owned(g.view(viewer))),
-                clock,
-                legal_moves: self.legal_moves(viewer),
-                results: self.phase.results().cloned().map(Box::new),
-            })
-            .to_text()
+        let (view, delta) = match body {
+            Body::Full(view) => (Some(view), None),
+            Body::Delta(d) => (None, Some(Box::new(d))),
         };
-        cache.entry(viewer).or_insert_with(build).clone()
-    }
-
-    /// A new version with these public events: log it, send every subscriber its update.
-    pub(super) fn publish(&mut self, events: Vec<WireEvent>) {
-        let clock = self.clock();
-        let raw: Vec<RawEvent> = events.iter().map(raw_event).collect();
-        if self.phase.game_id().is_some() {
-            self.past.extend(raw.iter().cloned());
-        }
-        let from_v = self.history.push(raw);
-        self.refresh_live_entry();
-        let events = self.history.last();
-        let mut cache = HashMap::new();
-        for s in self.subs.values() {
-            let viewer = self.viewer(s.who.account_id);
-            s.tx.send_text(self.update_text(viewer, from_v, events, clock, &mut cache));
-        }
+        ServerMsg::Update(Update {
+            room: self.id.clone(),
+            game: self.phase.game_id(),
+            v: self.history.v(),
+            from_v,
+            events: Events::Raw(events),
+            view,
+            delta,
+            clock,
+            legal_moves: self.legal_moves(viewer),
+            results: self.phase.results().cloned().map(Box::new),
+        })
+        .to_text()
     }
 
     /// Bring a client from version `v` to the current one: nothing, the missed events, or a
@@ -176,18 +159,17 @@ impl Room {
     pub(super) fn resync_to(&self, conn: &ClientTx, account_id: i64, v: u64) {
         match self.history.since(v) {
             Catchup::Current => {}
-            Catchup::Events(events) => conn.send_text(self.update_text(
-                self.viewer(account_id),
-                v,
-                &events,
-                self.clock(),
-                &mut HashMap::new(),
-            )),
+            Catchup::Events(events) => {
+                let viewer = self.viewer(account_id);
+                let view = self.phase.game().map(|g| Cow::Owned(g.view(viewer)));
+                let body = Body::Full(view);
+                conn.send_text(self.update_text(viewer, (v, &events), self.clock(), body))
+            }
             Catchup::Snapshot => conn.send(&self.snapshot(account_id)),
         }
     }
 
-    pub(super) fn resync(&self, conn: &ClientTx, who: &Who, v: Option<u64>) -> Answer {
+    pub(super) fn resync(&mut self, conn: &ClientTx, who: &Who, v: Option<u64>) -> Answer {
         if matches!(self.phase, Phase::Waiting(_)) {
             conn.send(&self.room_msg(who.account_id));
             return Ok(Some(AckBody::Empty {}));
@@ -196,6 +178,7 @@ impl Room {
             Some(v) => self.resync_to(conn, who.account_id, v),
             None => conn.send(&self.snapshot(who.account_id)),
         }
+        self.holds_current(conn.conn_id);
         Ok(Some(AckBody::Version { v: self.history.v() }))
     }
 
@@ -295,7 +278,7 @@ impl Room {
 
     /// After a new version: the game's step in the list (shared with the other nodes every
     /// [`LIVE_ENTRY_STEPS`] steps, not on every move).
-    fn refresh_live_entry(&self) {
+    pub(super) fn refresh_live_entry(&self) {
         let Some(live) = self.live_entry() else { return };
         if live.steps % LIVE_ENTRY_STEPS == 0 {
             self.share(None, Some(&live));

@@ -50,7 +50,7 @@ impl Room {
         }
         self.names.insert(a, who.name.clone());
         // subscribed first, so that the room and snapshot frames already show this seat online
-        self.subs.insert(conn.conn_id, Sub { who, tx: conn.clone() });
+        self.subs.insert(conn.conn_id, Sub { who, tx: conn.clone(), seen: None });
         if id.is_some() {
             let body = AckBody::Joined {
                 room: self.id.clone(),
@@ -65,6 +65,7 @@ impl Room {
                 Some(v) => self.resync_to(&conn, a, v),
                 None => conn.send(&self.snapshot(a)),
             }
+            self.holds_current(conn.conn_id);
         }
         if let Phase::Waiting(l) = &mut self.phase {
             l.empty_since = None;

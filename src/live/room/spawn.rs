@@ -121,6 +121,7 @@ fn new_room(
         presence_told: (0, None),
         presence_sent: None,
         closed: false,
+        held: None,
         guard: crate::live::directory::Guard::new(live.directory().leases()),
     };
     (room, rx)

@@ -357,6 +357,20 @@ export function changed(prev, next, keys) {
   return !prev || keys.some(k => prev[k] !== next[k]);
 }
 
+/**
+ * The view after a `delta` (protocol 2, docs/protocol.md §5): the changed stations (a piece code,
+ * or null where the station emptied) and the other fields that changed.
+ */
+export function applyDelta(view, delta) {
+  const { pieces: changes = {}, ...fields } = delta;
+  const pieces = { ...(view.pieces || {}) };
+  for (const [stn, code] of Object.entries(changes)) {
+    if (code == null) delete pieces[stn];
+    else pieces[stn] = code;
+  }
+  return { ...view, ...fields, pieces };
+}
+
 /** An update that applies to the version we hold (its moves can be animated, then reduced). */
 export function updateFits(s, msg) {
   return forUs(s, msg) && (s.v == null || msg.from_v === s.v);
@@ -498,6 +512,8 @@ const HANDLERS = {
       if (msg.v <= s.v) return s; // already have it
       return { ...s, effects: [send('resync', resyncFields(s))] };
     }
+    // a delta needs the view it was made from
+    if (msg.delta && (!s.view || s.v == null)) return { ...s, effects: [send('resync', { room: s.roomId })] };
     let { phase, confirmed, escaped, lastPath } = s;
     const offers = [];
     const followed = followMoves(s, msg.events || []);
@@ -522,14 +538,15 @@ const HANDLERS = {
       if (LOGGED.has(ev.type)) log.push(ev);
       if (ANNOUNCED[ev.type]) chat.push({ sys: ANNOUNCED[ev.type], seat: ev.seat });
     }
-    const view = msg.view !== undefined ? msg.view : s.view;
+    const view = msg.delta ? applyDelta(s.view, msg.delta) : msg.view !== undefined ? msg.view : s.view;
+    const fullOrDelta = msg.view || msg.delta;
     if (msg.clock && msg.clock.phase) phase = msg.clock.phase;
     if (view && view.status && view.status.state !== 'ongoing') phase = 'finished';
     const next = {
       ...s,
       v: msg.v, view, clock: msg.clock || s.clock, legal: msg.legal_moves || {}, phase,
       confirmed, escaped, lastPath, log, chat, selected: null,
-      recent: followed.recent, moveNo: msg.view && Number.isInteger(msg.view.steps) ? msg.view.steps : followed.moveNo, marks: followed.marks,
+      recent: followed.recent, moveNo: fullOrDelta && Number.isInteger(view.steps) ? view.steps : followed.moveNo, marks: followed.marks,
       markMenu: followed.marksChanged ? null : s.markMenu,
       offeredAt: offers.length ? { ...s.offeredAt, ...Object.fromEntries(offers.map(o => [o, (view && view.steps) || 0])) } : s.offeredAt,
     };

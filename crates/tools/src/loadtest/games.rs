@@ -37,10 +37,11 @@ impl Ctx {
     /// Where table `gi`'s sockets connect: `/api/ws`, or in cluster mode `/ws/n/{node}` of
     /// node `gi` mod N (the room a table creates is then owned by that node).
     pub fn ws_path(&self, gi: usize) -> String {
-        match self.node_of(gi) {
+        let path = match self.node_of(gi) {
             Some(n) => format!("/ws/n/{}", self.nodes[n].name),
             None => "/api/ws".to_string(),
-        }
+        };
+        self.args.ws_path(&path)
     }
 
     /// The index of table `gi`'s node in cluster mode.

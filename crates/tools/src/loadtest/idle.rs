@@ -26,6 +26,8 @@ const SETTLE: Duration = Duration::from_secs(2);
 struct Shared {
     stats: Stats,
     addr: SocketAddr,
+    /// `/api/ws?protocol=N`
+    path: String,
     connects: Semaphore,
     hello: AtomicU64,
     stop: AtomicBool,
@@ -41,6 +43,7 @@ pub async fn run(
     let shared = Arc::new(Shared {
         stats: Stats::default(),
         addr,
+        path: args.ws_path("/api/ws"),
         connects: Semaphore::new(args.connect_concurrency),
         hello: AtomicU64::new(0),
         stop: AtomicBool::new(false),
@@ -144,7 +147,7 @@ fn start_holders(
 async fn hold_socket(shared: &Shared, token: &str) {
     let connected = {
         let _permit = shared.connects.acquire().await;
-        ws::connect(shared.addr, "/api/ws", token).await
+        ws::connect(shared.addr, &shared.path, token).await
     };
     let ws = match connected {
         Ok(ws) => ws,

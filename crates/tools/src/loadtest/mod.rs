@@ -82,6 +82,17 @@ pub struct LoadtestArgs {
     /// process for the per-node CPU figures.
     #[arg(long, value_delimiter = ',')]
     pub nodes: Vec<String>,
+    /// The live protocol version the sockets ask for (`?protocol=`): 2, updates carry deltas of
+    /// the view; 1, whole views (docs/protocol.md §1)
+    #[arg(long, default_value_t = 2)]
+    pub protocol: u8,
+}
+
+impl LoadtestArgs {
+    /// `path` with the protocol version asked for.
+    pub fn ws_path(&self, path: &str) -> String {
+        format!("{path}?protocol={}", self.protocol)
+    }
 }
 
 /// One node of `--nodes`.
@@ -175,6 +186,9 @@ fn check_args(a: &LoadtestArgs) -> Result<SocketAddr, String> {
     if a.connect_concurrency == 0 || a.connect_concurrency > 1024 {
         return Err("--connect-concurrency must be 1..=1024".into());
     }
+    if !(1..=2).contains(&a.protocol) {
+        return Err("--protocol must be 1 or 2".into());
+    }
     if !a.nodes.is_empty() && a.idle.is_some() {
         return Err("--nodes is for games mode (idle sockets stay on the node they land on)".into());
     }
@@ -215,6 +229,7 @@ mod tests {
             connect_concurrency: 4,
             progress: 0,
             nodes: vec![],
+            protocol: 2,
         };
         assert!(check_args(&a).is_ok());
         a.target = "[::1]:80".into();
@@ -238,6 +253,12 @@ mod tests {
         }
         a.nodes = vec!["a=127.0.0.1:1".into(), "a=127.0.0.1:2".into()];
         assert!(check_args(&a).unwrap_err().contains("twice"));
+        a.nodes = vec![];
+        a.protocol = 3;
+        assert!(check_args(&a).unwrap_err().contains("--protocol"));
+        a.protocol = 1;
+        assert!(check_args(&a).is_ok());
+        assert_eq!(a.ws_path("/api/ws"), "/api/ws?protocol=1");
         a.nodes = vec!["a=127.0.0.1:1".into()];
         a.idle = Some(10);
         assert!(check_args(&a).unwrap_err().contains("--nodes"));
