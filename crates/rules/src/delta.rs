@@ -58,17 +58,35 @@ impl View {
     /// What changed from this view to `new`, a later view of the same viewer. Everything in
     /// the delta is taken from `new`.
     pub fn delta_to(&self, new: &View) -> ViewDelta {
-        let mut pieces = BTreeMap::new();
-        for (st, p) in &new.pieces {
-            if self.pieces.get(st) != Some(p) {
-                pieces.insert(*st, Some(*p));
+        // one walk over both maps in station order (no lookups); the changes come out in order
+        let mut changes: Vec<(Station, Option<SeenPiece>)> = Vec::new();
+        let (mut old_it, mut new_it) =
+            (self.pieces.iter().peekable(), new.pieces.iter().peekable());
+        loop {
+            match (old_it.peek(), new_it.peek()) {
+                (None, None) => break,
+                (Some((os, _)), Some((ns, _))) if os < ns => {
+                    changes.push((**os, None));
+                    old_it.next();
+                }
+                (Some((os, op)), Some((ns, np))) if os == ns => {
+                    if op != np {
+                        changes.push((**ns, Some(**np)));
+                    }
+                    old_it.next();
+                    new_it.next();
+                }
+                (_, Some((ns, np))) => {
+                    changes.push((**ns, Some(**np)));
+                    new_it.next();
+                }
+                (Some((os, _)), None) => {
+                    changes.push((**os, None));
+                    old_it.next();
+                }
             }
         }
-        for st in self.pieces.keys() {
-            if !new.pieces.contains_key(st) {
-                pieces.insert(*st, None);
-            }
-        }
+        let pieces: BTreeMap<Station, Option<SeenPiece>> = changes.into_iter().collect();
         ViewDelta {
             variant: new.variant,
             pieces,
