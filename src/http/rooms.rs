@@ -91,7 +91,7 @@ struct CreatedRoom {
     invite: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 pub struct WsQuery {
     /// refused (`token_in_url`): an access token does not belong in a URL
     pub token: Option<String>,
@@ -101,11 +101,17 @@ pub struct WsQuery {
     pub protocol: Option<String>,
 }
 
+/// The query of a socket's URL, read once (an unreadable one counts as empty).
+fn ws_query(req: &HttpRequest) -> WsQuery {
+    web::Query::<WsQuery>::from_query(req.query_string())
+        .map(|q| q.into_inner())
+        .unwrap_or_default()
+}
+
 /// The protocol version a socket asks for (`?protocol=`, default 1), or `400
 /// unsupported_protocol`. Read before the ticket is used up.
-fn socket_protocol(req: &HttpRequest) -> AppResult<u8> {
-    let q = web::Query::<WsQuery>::from_query(req.query_string()).map(|q| q.into_inner());
-    let Some(asked) = q.ok().and_then(|q| q.protocol) else {
+fn socket_protocol(asked: Option<&str>) -> AppResult<u8> {
+    let Some(asked) = asked else {
         return Ok(crate::live::protocol::PROTOCOL_DEFAULT);
     };
     match asked.parse::<u8>() {
@@ -184,8 +190,9 @@ async fn open_socket(
     req: HttpRequest,
     body: web::Payload,
 ) -> Result<HttpResponse, actix_web::Error> {
-    let protocol = socket_protocol(&req)?;
-    let (who, token) = socket_identity(&state, &req).await?;
+    let q = ws_query(&req);
+    let protocol = socket_protocol(q.protocol.as_deref())?;
+    let (who, token) = socket_identity(&state, &req, q).await?;
     let trusted = &state.config.server.trusted_proxies;
     if !crate::http::client::origin_allowed(&req, &state.live.config().allowed_origins, trusted) {
         return Err(AppError::forbidden(
@@ -204,10 +211,11 @@ async fn open_socket(
 /// up now), else the access token of the `Authorization` header or the cookie. An access token
 /// in the URL is refused (`400 token_in_url`), even a valid one. With the token's expiry (Unix
 /// seconds) and generation.
-async fn socket_identity(state: &AppState, req: &HttpRequest) -> AppResult<(Who, (u64, i64))> {
-    let q = web::Query::<WsQuery>::from_query(req.query_string())
-        .map(|q| q.into_inner())
-        .unwrap_or(WsQuery { token: None, ticket: None, protocol: None });
+async fn socket_identity(
+    state: &AppState,
+    req: &HttpRequest,
+    q: WsQuery,
+) -> AppResult<(Who, (u64, i64))> {
     if q.token.is_some() {
         return Err(AppError::bad_request(
             ErrorCode::TokenInUrl,

@@ -68,11 +68,10 @@ pub const OUTBOUND_QUEUE: usize = 256;
 /// the socket task.
 pub fn client_channel(
     conn_id: u64,
-    (account_id, generation, ip): (i64, i64, std::net::IpAddr),
+    (account_id, generation, ip, protocol): (i64, i64, std::net::IpAddr, u8),
     capacity: usize,
 ) -> (ClientTx, mpsc::Receiver<ByteString>, Arc<Kill>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let kill = Arc::new(Kill::default());
-    let protocol = super::protocol::PROTOCOL_DEFAULT;
     (ClientTx { conn_id, account_id, generation, ip, protocol, tx, kill: kill.clone() }, rx, kill)
 }

@@ -91,9 +91,11 @@ async fn run(
 ) {
     let conn_id = peer.conn_id;
     let account_id = peer.who.account_id;
-    let (mut tx, mut rx, kill) =
-        client_channel(conn_id, (account_id, generation, peer.ip), live.config().outbound_queue);
-    tx.protocol = peer.protocol;
+    let (tx, mut rx, kill) = client_channel(
+        conn_id,
+        (account_id, generation, peer.ip, peer.protocol),
+        live.config().outbound_queue,
+    );
     live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
     // cluster mode: present on this node before the client can queue

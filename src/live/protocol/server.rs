@@ -24,7 +24,7 @@ pub enum ServerMsg<'a> {
         account: Account,
         server_time: i64,
         /// the protocol version this socket speaks (`?protocol=`; 1 when absent)
-        #[serde(default = "protocol_one")]
+        #[serde(default = "protocol_default")]
         protocol: u8,
         rooms: Vec<SeatedRoom>,
     },
@@ -112,8 +112,8 @@ pub enum QueueLeftReason {
     Disconnected,
 }
 
-fn protocol_one() -> u8 {
-    1
+fn protocol_default() -> u8 {
+    super::PROTOCOL_DEFAULT
 }
 
 impl ServerMsg<'_> {

@@ -75,7 +75,8 @@ impl Room {
                         (new, _) => Body::Full(new.map(Cow::Borrowed)),
                     };
                     let t = self.update_text(r.viewer, (from_v, events), clock, body);
-                    texts.entry((r.viewer, delta)).or_insert(t).clone()
+                    texts.insert((r.viewer, delta), t.clone());
+                    t
                 }
             };
             if let Some(s) = self.subs.get(&r.conn_id) {
