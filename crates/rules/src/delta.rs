@@ -4,8 +4,8 @@
 //! piece and value in it is taken from the newer view, so it never shows more than that view
 //! does. [`View::apply`] turns the older view into the newer one.
 use crate::board::{Seat, Station, Variant};
-use crate::game::Status;
-use crate::view::{SeenPiece, View};
+use crate::game::{Game, Status};
+use crate::view::{SeenPiece, View, Viewer};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
@@ -124,6 +124,57 @@ impl View {
         set(&mut self.flags_revealed, &d.flags_revealed);
         set(&mut self.draw_offer, &d.draw_offer);
         set(&mut self.fallen, &d.fallen);
+    }
+}
+
+impl Game {
+    /// `viewer`'s delta from `old`, its view of `before` (an earlier state of this game:
+    /// `old` must equal `before.view(viewer)`), to its view of this game — without building
+    /// the new view: only the stations whose piece changed are looked at, each through
+    /// [`Game::may_see`] as [`Game::view`] does, so the delta equals `old.delta_to(&self.view(viewer))`.
+    ///
+    /// `None` when the step changed what the viewer may see of pieces that did not move (a
+    /// flag revealed, a seat eliminated, the game over and its full reveal), or `before` is
+    /// another game: then build the view and use [`View::delta_to`].
+    pub fn delta_since(&self, before: &Game, old: &View, viewer: Viewer) -> Option<ViewDelta> {
+        let same_sight = self.variant == before.variant
+            && self.options == before.options
+            && !self.is_over()
+            && !before.is_over()
+            && self.revealed == before.revealed
+            && self.elim == before.elim;
+        if !same_sight {
+            return None;
+        }
+        let mut pieces = BTreeMap::new();
+        for (i, (now, was)) in self.board.iter().zip(before.board.iter()).enumerate() {
+            if now == was {
+                continue;
+            }
+            let st = Station(i as u8);
+            let seen = self
+                .piece_at(st)
+                .map(|p| SeenPiece::new(p.owner, self.may_see(viewer, p).then_some(p.rank)));
+            if old.pieces.get(&st) != seen.as_ref() {
+                pieces.insert(st, seen);
+            }
+        }
+        let seats = self.variant.seats();
+        let skips: BTreeMap<Seat, u32> = seats.iter().map(|&s| (s, self.skips(s))).collect();
+        let quiet = (self.variant == Variant::HiddenFront).then_some(self.quiet);
+        Some(ViewDelta {
+            variant: self.variant,
+            pieces,
+            turn: changed(&old.turn, &self.turn()),
+            eliminated: None,
+            skips: changed(&old.skips, &skips),
+            steps: changed(&old.steps, &self.steps()),
+            quiet_steps: changed(&old.quiet_steps, &quiet),
+            status: changed(&old.status, &self.status()),
+            flags_revealed: None,
+            draw_offer: changed(&old.draw_offer, &self.offer.map(|(s, _)| s)),
+            fallen: None,
+        })
     }
 }
 

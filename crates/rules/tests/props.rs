@@ -174,7 +174,7 @@ fn play_variant(
             Err(_) => assert_eq!(g, before, "a refused action changed the game"),
         }
         if let Some(d) = deltas.as_mut() {
-            d.check(&g);
+            d.check(&before, &g);
         }
         assert!(!four || g.steps() <= opts.max_steps);
         for s in Seat::ALL {
@@ -186,6 +186,15 @@ fn play_variant(
     if check_everything {
         check_views(&g);
     }
+    if let Some(d) = &deltas {
+        // the cheap path carried most steps (plain moves and combats)
+        assert!(
+            d.steps < 20 || d.fast * 2 > d.steps,
+            "delta_since: {} of {} steps",
+            d.fast,
+            d.steps
+        );
+    }
     (g, record)
 }
 
@@ -193,19 +202,30 @@ fn play_variant(
 /// back from its JSON) applied to it.
 struct Deltas {
     clients: Vec<(Viewer, View)>,
+    /// steps checked, and those `Game::delta_since` answered without building views
+    steps: usize,
+    fast: usize,
 }
 
 impl Deltas {
     fn new(g: &Game) -> Deltas {
-        Deltas { clients: viewers(g.variant()).into_iter().map(|v| (v, g.view(v))).collect() }
+        let clients = viewers(g.variant()).into_iter().map(|v| (v, g.view(v))).collect();
+        Deltas { clients, steps: 0, fast: 0 }
     }
 
     /// After an action: each viewer's delta, applied, gives exactly its new view; and no entry
     /// of a delta shows a rank the viewer may not see now (rule written independently above).
-    fn check(&mut self, g: &Game) {
+    /// The delta made without views (`Game::delta_since`), where it is made, is the same delta.
+    fn check(&mut self, before: &Game, g: &Game) {
+        self.steps += 1;
+        let mut fast = false;
         for (viewer, held) in &mut self.clients {
             let new = g.view(*viewer);
             let delta = held.delta_to(&new);
+            if let Some(cheap) = g.delta_since(before, held, *viewer) {
+                assert_eq!(cheap, delta, "{viewer:?}: delta_since against delta_to");
+                fast = true;
+            }
             let json = serde_json::to_string(&delta).unwrap();
             let read: ViewDelta = serde_json::from_str(&json).unwrap();
             held.apply(&read);
@@ -226,6 +246,7 @@ impl Deltas {
                 assert!(g.is_over(), "{viewer:?}: fallen pieces before the end: {fallen}");
             }
         }
+        self.fast += usize::from(fast);
     }
 }
 
