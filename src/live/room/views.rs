@@ -116,7 +116,8 @@ impl Room {
                 None => {
                     let part = parts.get_mut(&r.viewer);
                     let (view, delta) = match part {
-                        Some(p) => (p.view.as_ref(), p.delta.take().filter(|_| r.delta())),
+                        // taken only by the receiver it is for (one text per viewer and kind)
+                        Some(p) => (p.view.as_ref(), if r.delta() { p.delta.take() } else { None }),
                         None => (None, None),
                     };
                     let body = match delta {
