@@ -186,6 +186,11 @@ impl Guard {
         }
     }
 
+    /// This node's id when writes are leased (a cluster), else `None`.
+    pub fn node(&self) -> Option<&str> {
+        self.leases.as_ref().map(|l| l.node())
+    }
+
     /// Record that this node owns a game it has just created (nothing on a single node).
     pub fn own(&self, conn: &mut DbConn, game: i64) -> AppResult<()> {
         match &self.leases {

@@ -154,8 +154,8 @@ impl Room {
         self.live
             .db()
             .write_grouped(move |c| {
-                guard.check(c, id)?;
-                applied.put(store::append_actions_in_tx(c, id, seq, &acts, finished.as_ref())?);
+                let f = finished.as_ref();
+                applied.put(store::append_actions_guarded(c, &guard, (id, seq), &acts, f)?);
                 Ok(())
             })
             .await?;

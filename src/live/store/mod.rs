@@ -5,6 +5,7 @@
 //! from the battle on, the JSON of `[Deployment, ...]` (the record's deployments). Both lists
 //! have one entry per seat of the game's variant, in its order (`Variant::seats`: N E S W for
 //! the four-player game, S N for Hidden Front); `games.variant` names the game.
+use super::directory::Guard;
 use super::finish::{self, FinishedGame};
 use super::protocol::GameResults;
 use super::{GameKind, SeatOccupant};
@@ -178,24 +179,76 @@ pub fn append_actions_in_tx(
     finished: Option<&FinishedGame>,
 ) -> AppResult<Option<GameResults>> {
     for (i, a) in actions.iter().enumerate() {
-        diesel::insert_into(game_actions::table)
-            .values((
-                game_actions::game_id.eq(game_id),
-                game_actions::seq.eq((first_seq + i) as i32),
-                game_actions::action.eq(to_json(a)?),
-                game_actions::created_at.eq(now()),
-            ))
-            .execute(conn)?;
-        if let Action::Surrender { seat } = a {
-            diesel::update(game_players::table.find((game_id, seat.letter().to_string())))
-                .set(game_players::surrendered.eq(true))
-                .execute(conn)?;
-        }
+        insert_action(conn, game_id, first_seq + i, a)?;
     }
     match finished {
         Some(f) => write_finished(conn, f),
         None => Ok(None),
     }
+}
+
+/// [`append_actions_in_tx`] behind a room's lease check ([`Guard`]). In a cluster (PostgreSQL)
+/// the first action's insert carries the check: it inserts only if this node owns the game and
+/// locks the game's row until the commit, as [`Guard::check`] does, in one round trip instead of
+/// two. Nothing inserted: [`Guard::check`] names the owner (`moved`). On one node, no check.
+pub fn append_actions_guarded(
+    conn: &mut DbConn,
+    guard: &Guard,
+    (game_id, first_seq): (i64, usize),
+    actions: &[Action],
+    finished: Option<&FinishedGame>,
+) -> AppResult<Option<GameResults>> {
+    let (Some(node), Some(first), DbConn::Pg(pg)) = (guard.node(), actions.first(), &mut *conn)
+    else {
+        guard.check(conn, game_id)?;
+        return append_actions_in_tx(conn, game_id, first_seq, actions, finished);
+    };
+    use diesel::sql_types::{BigInt, Integer, Text, Timestamp};
+    let inserted = diesel::sql_query(
+        "INSERT INTO game_actions (game_id, seq, action, created_at) \
+         SELECT $1, $2, $3, $4 FROM games WHERE id = $1 AND node_id = $5 FOR UPDATE",
+    )
+    .bind::<BigInt, _>(game_id)
+    .bind::<Integer, _>(first_seq as i32)
+    .bind::<Text, _>(to_json(first)?)
+    .bind::<Timestamp, _>(now())
+    .bind::<Text, _>(node)
+    .execute(pg)?;
+    if inserted == 0 {
+        guard.check(conn, game_id)?;
+        return Err(AppError::internal(format!("game {game_id}: the action was not written")));
+    }
+    surrendered(conn, game_id, first)?;
+    for (i, a) in actions.iter().enumerate().skip(1) {
+        insert_action(conn, game_id, first_seq + i, a)?;
+    }
+    match finished {
+        Some(f) => write_finished(conn, f),
+        None => Ok(None),
+    }
+}
+
+/// One action's row (and a surrender's mark on its seat).
+fn insert_action(conn: &mut DbConn, game_id: i64, seq: usize, a: &Action) -> AppResult<()> {
+    diesel::insert_into(game_actions::table)
+        .values((
+            game_actions::game_id.eq(game_id),
+            game_actions::seq.eq(seq as i32),
+            game_actions::action.eq(to_json(a)?),
+            game_actions::created_at.eq(now()),
+        ))
+        .execute(conn)?;
+    surrendered(conn, game_id, a)
+}
+
+/// A surrender marks its seat in `game_players`.
+fn surrendered(conn: &mut DbConn, game_id: i64, a: &Action) -> AppResult<()> {
+    if let Action::Surrender { seat } = a {
+        diesel::update(game_players::table.find((game_id, seat.letter().to_string())))
+            .set(game_players::surrendered.eq(true))
+            .execute(conn)?;
+    }
+    Ok(())
 }
 
 fn write_finished(conn: &mut DbConn, f: &FinishedGame) -> AppResult<Option<GameResults>> {
