@@ -152,24 +152,19 @@ impl Game {
                 continue;
             }
             let st = Station(i as u8);
-            let seen = self
-                .piece_at(st)
-                .map(|p| SeenPiece::new(p.owner, self.may_see(viewer, p).then_some(p.rank)));
+            let seen = self.seen_at(st, viewer);
             if old.pieces.get(&st) != seen.as_ref() {
                 pieces.insert(st, seen);
             }
         }
-        let seats = self.variant.seats();
-        let skips: BTreeMap<Seat, u32> = seats.iter().map(|&s| (s, self.skips(s))).collect();
-        let quiet = (self.variant == Variant::HiddenFront).then_some(self.quiet);
         Some(ViewDelta {
             variant: self.variant,
             pieces,
             turn: changed(&old.turn, &self.turn()),
             eliminated: None,
-            skips: changed(&old.skips, &skips),
+            skips: changed(&old.skips, &self.shown_skips()),
             steps: changed(&old.steps, &self.steps()),
-            quiet_steps: changed(&old.quiet_steps, &quiet),
+            quiet_steps: changed(&old.quiet_steps, &self.shown_quiet()),
             status: changed(&old.status, &self.status()),
             flags_revealed: None,
             draw_offer: changed(&old.draw_offer, &self.offer.map(|(s, _)| s)),

@@ -213,9 +213,8 @@ impl crate::game::Game {
         let mut pieces = BTreeMap::new();
         let seats = self.variant.seats();
         for st in self.variant.board().stations() {
-            if let Some(p) = self.piece_at(st) {
-                let rank = self.may_see(viewer, p).then_some(p.rank);
-                pieces.insert(st, SeenPiece::new(p.owner, rank));
+            if let Some(seen) = self.seen_at(st, viewer) {
+                pieces.insert(st, seen);
             }
         }
         View {
@@ -224,14 +223,31 @@ impl crate::game::Game {
             pieces,
             options: self.options,
             eliminated: seats.iter().copied().filter(|&s| self.is_eliminated(s)).collect(),
-            skips: seats.iter().map(|&s| (s, self.skips(s))).collect(),
+            skips: self.shown_skips(),
             steps: self.steps(),
-            quiet_steps: (self.variant == Variant::HiddenFront).then_some(self.quiet),
+            quiet_steps: self.shown_quiet(),
             status: self.status(),
             flags_revealed: Seat::ALL.into_iter().filter(|&s| self.flag_revealed(s)).collect(),
             draw_offer: self.offer.map(|(s, _)| s),
             fallen: if self.is_over() { self.fallen_pieces() } else { BTreeMap::new() },
         }
+    }
+
+    /// The piece on `st` as `viewer` sees it: its rank only where [`Game::may_see`] allows. The
+    /// one redaction of a piece on the board, for [`Game::view`] and [`Game::delta_since`].
+    pub(crate) fn seen_at(&self, st: Station, viewer: Viewer) -> Option<SeenPiece> {
+        let p = self.piece_at(st)?;
+        Some(SeenPiece::new(p.owner, self.may_see(viewer, p).then_some(p.rank)))
+    }
+
+    /// A view's `skips`: each seat of the variant and its count.
+    pub(crate) fn shown_skips(&self) -> BTreeMap<Seat, u32> {
+        self.variant.seats().iter().map(|&s| (s, self.skips(s))).collect()
+    }
+
+    /// A view's `quiet_steps` (Hidden Front only).
+    pub(crate) fn shown_quiet(&self) -> Option<u32> {
+        (self.variant == Variant::HiddenFront).then_some(self.quiet)
     }
 
     /// Every eliminated seat's pieces as they stood when it was eliminated (all ranks: only

@@ -44,7 +44,6 @@ impl Receiver {
 
 /// One viewer's share of a publication: its new view (when a receiver takes it whole or a
 /// protocol-2 receiver keeps it) and its delta (when a receiver holds its previous view).
-#[derive(Default)]
 struct Part {
     view: Option<View>,
     delta: Option<ViewDelta>,
@@ -53,9 +52,8 @@ struct Part {
 /// Each viewer's part of the publication of `g`. A delta comes from [`Game::delta_since`]
 /// (only the stations that changed, no view built) where it answers, else from the new view
 /// and [`View::delta_to`]; the held view, with the delta applied, is the viewer's new view.
-fn parts(g: &Game, receivers: &[Receiver], held: Option<&mut Held>) -> HashMap<Viewer, Part> {
+fn parts(g: &Game, receivers: &[Receiver], mut held: Option<&mut Held>) -> HashMap<Viewer, Part> {
     let mut parts: HashMap<Viewer, Part> = HashMap::new();
-    let mut held = held;
     for r in receivers {
         if parts.contains_key(&r.viewer) {
             continue;

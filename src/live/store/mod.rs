@@ -219,13 +219,7 @@ pub fn append_actions_guarded(
         return Err(AppError::internal(format!("game {game_id}: the action was not written")));
     }
     surrendered(conn, game_id, first)?;
-    for (i, a) in actions.iter().enumerate().skip(1) {
-        insert_action(conn, game_id, first_seq + i, a)?;
-    }
-    match finished {
-        Some(f) => write_finished(conn, f),
-        None => Ok(None),
-    }
+    append_actions_in_tx(conn, game_id, first_seq + 1, &actions[1..], finished)
 }
 
 /// One action's row (and a surrender's mark on its seat).
