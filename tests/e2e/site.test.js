@@ -362,6 +362,9 @@ test('Hidden Front rated: queue, accept, play, the new rating and the chart', { 
   for (const p of [alice, bob]) {
     await p.waitForFunction(() => location.hash.startsWith('#/room/'), null, { timeout: 60_000 });
     await p.waitForSelector('svg.board[data-variant=hidden_front]', { timeout: 60_000 });
+    // the room is named by its own ladder (两人军棋排位), not the four-player dual ladder's 双控排位
+    const tag = await p.textContent('section.panel h2 span.tag:not(.game-tag)');
+    assert.equal(tag, '两人军棋排位');
     await p.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
     await p.click('[data-testid=confirm]');
   }

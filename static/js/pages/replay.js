@@ -158,7 +158,7 @@ export async function render(main, { args, query }) {
     h('aside.side',
       h('section.panel.stack', { 'data-testid': 'replay-controls' }, bar, h('div.small.muted.kb-hint', t('replay_keys'))),
       h('section.panel.stack',
-        h('h2', t('replay'), ' #', String(game.id ?? id), ' ', h('span.tag', t(game.kind === 'casual' ? 'casual' : game.kind === 'practice' ? 'practice_mode' : game.kind === 'ranked' ? 'ranked_mode' : 'ranked_dual_mode')),
+        h('h2', t('replay'), ' #', String(game.id ?? id), ' ', h('span.tag', t(game.kind === 'casual' ? 'casual' : game.kind === 'practice' ? 'practice_mode' : game.kind === 'ranked' ? 'ranked_mode' : game.kind === 'hf_ranked' ? 'hf_ranked' : 'ranked_dual_mode')),
           ' ', h('span.tag.game-tag', { 'data-testid': 'replay-game' }, gameName(variant))),
         h('div.status-line', { 'data-testid': 'replay-result' }, resultText, reasonText ? h('span.small.muted', ' · ' + reasonText) : null),
         h('div.small.muted', fmtDate(game.finished_at || game.created_at)),

@@ -3,7 +3,7 @@ import { h, clear, toast } from '../dom.js';
 import { t, gameName } from '../i18n.js';
 import { optionsList } from '../options.js';
 
-const KIND = { casual: 'casual', practice: 'practice_mode', ranked: 'ranked_mode' };
+const KIND = { casual: 'casual', practice: 'practice_mode', ranked: 'ranked_mode', hf_ranked: 'hf_ranked' };
 
 export function createInfoView() {
   const el = h('section.panel');
