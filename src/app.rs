@@ -189,6 +189,10 @@ async fn serve(state: AppState, listener: std::net::TcpListener) -> Result<Runni
             hk_state.auth.limits.retain_recent();
             hk_state.auth.prune_generations();
             hk_state.live.prune_limits();
+            // tickets are also pruned at every issue; this empties the table once issuing stops
+            if let Err(e) = hk_state.db.run(crate::live::tickets::prune).await {
+                tracing::warn!(error = ?e, "ticket prune failed");
+            }
             if minutes.is_multiple_of(60) {
                 match hk_state.db.run(crate::auth::refresh::purge_expired).await {
                     Ok(n) if n > 0 => tracing::info!(deleted = n, "expired refresh tokens purged"),

@@ -87,6 +87,11 @@ pub struct LimitsConfig {
     pub register_per_ip: u32,
     pub guest_per_ip: u32,
     pub register_window_secs: u64,
+    /// WebSocket tickets per account per `ticket_window_secs`
+    pub ticket_per_account: u32,
+    /// WebSocket tickets per client IP per `ticket_window_secs`
+    pub ticket_per_ip: u32,
+    pub ticket_window_secs: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -182,10 +187,12 @@ impl Config {
             || l.login_per_ip == 0
             || l.register_per_ip == 0
             || l.guest_per_ip == 0
+            || l.ticket_per_account == 0
+            || l.ticket_per_ip == 0
         {
             return Err("invalid configuration: limits.* counts must be at least 1".into());
         }
-        if l.login_window_secs == 0 || l.register_window_secs == 0 {
+        if l.login_window_secs == 0 || l.register_window_secs == 0 || l.ticket_window_secs == 0 {
             return Err("invalid configuration: limits.*_window_secs must be at least 1".into());
         }
         if self.server.json_limit_bytes < 256 {

@@ -4,7 +4,8 @@
 //!   (account, client IP) and, looser, per account from everywhere, so a stranger cannot lock
 //!   the owner out; a successful login costs nothing. Failed current passwords at password
 //!   change have a window of their own, per account.
-//! * Login attempts, registrations and guest sessions per client IP (governor, GCRA).
+//! * Login attempts, registrations and guest sessions per client IP, and WebSocket tickets per
+//!   account and per client IP (governor, GCRA).
 //!
 //! Client IPs are bucketed by [`ip_bucket`]: an IPv6 client by its /64 (one subscriber's
 //! network), an IPv4 client by its address.
@@ -214,6 +215,9 @@ pub struct RateLimits {
     pub login_ip: Rates<IpAddr>,
     pub register_ip: Rates<IpAddr>,
     pub guest_ip: Rates<IpAddr>,
+    /// WebSocket tickets per account, and per client IP bucket
+    pub ticket_account: Rates<i64>,
+    pub ticket_ip: Rates<IpAddr>,
 }
 
 /// `count` per `window`, all usable at once, refilled evenly over the window.
@@ -234,6 +238,8 @@ impl RateLimits {
             login_ip: Rates::new(c.login_per_ip, c.login_window_secs),
             register_ip: Rates::new(c.register_per_ip, c.register_window_secs),
             guest_ip: Rates::new(c.guest_per_ip, c.register_window_secs),
+            ticket_account: Rates::new(c.ticket_per_account, c.ticket_window_secs),
+            ticket_ip: Rates::new(c.ticket_per_ip, c.ticket_window_secs),
         }
     }
 
@@ -245,6 +251,8 @@ impl RateLimits {
         self.login_ip.share(db, "login_ip");
         self.register_ip.share(db, "register_ip");
         self.guest_ip.share(db, "guest_ip");
+        self.ticket_account.share(db, "ticket_account");
+        self.ticket_ip.share(db, "ticket_ip");
     }
 
     /// Forget keys whose budget is full again (call now and then to bound memory).
@@ -255,6 +263,8 @@ impl RateLimits {
         self.login_ip.retain_recent();
         self.register_ip.retain_recent();
         self.guest_ip.retain_recent();
+        self.ticket_account.retain_recent();
+        self.ticket_ip.retain_recent();
     }
 }
 

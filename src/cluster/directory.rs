@@ -57,9 +57,13 @@ impl Directory for ClusterDirectory {
     fn game_owner(&self, game: i64) -> BoxFuture<'_, AppResult<Option<String>>> {
         Box::pin(self.db.run(move |c| super::live_owner_of(c, game)))
     }
-    fn room_owner(&self, room: String) -> BoxFuture<'_, AppResult<Option<String>>> {
+    fn room_owner(
+        &self,
+        room: String,
+        viewer: Option<i64>,
+    ) -> BoxFuture<'_, AppResult<Option<String>>> {
         let grace = self.lease.grace_ms;
-        Box::pin(self.db.run(move |c| rooms::owner(c, &room, grace)))
+        Box::pin(self.db.run(move |c| rooms::owner(c, &room, grace, viewer)))
     }
     fn listed_rooms(&self) -> BoxFuture<'_, AppResult<Option<Vec<RoomSummary>>>> {
         let grace = self.lease.grace_ms;

@@ -45,6 +45,7 @@ pub fn put(conn: &mut DbConn, node: &str, r: &SharedRoom) -> AppResult<()> {
         rooms::summary.eq(&r.summary),
         rooms::live_entry.eq(&r.live_entry),
         rooms::created_ms.eq(r.created_ms),
+        rooms::members.eq(&r.members),
         rooms::updated_at.eq(now()),
     );
     let updated = diesel::update(rooms::table.find(&r.id)).set(values).execute(conn)?;
@@ -112,15 +113,24 @@ pub fn listed_games(conn: &mut DbConn, grace_ms: u64) -> AppResult<Vec<LiveGameS
     Ok(out)
 }
 
-/// The live node that runs room `id`, if any.
-pub fn owner(conn: &mut DbConn, id: &str, grace_ms: u64) -> AppResult<Option<String>> {
+/// The live node that runs room `id`, if any and if `viewer` may learn of it (a private room
+/// only its members: to anyone else it does not exist).
+pub fn owner(
+    conn: &mut DbConn,
+    id: &str,
+    grace_ms: u64,
+    viewer: Option<i64>,
+) -> AppResult<Option<String>> {
     let live = nodes::table.filter(nodes::heartbeat_at.ge(live_since(grace_ms))).select(nodes::id);
-    Ok(rooms::table
+    let row: Option<(String, Option<String>)> = rooms::table
         .find(id)
         .filter(rooms::node_id.eq_any(live))
-        .select(rooms::node_id)
+        .select((rooms::node_id, rooms::members))
         .first(conn)
-        .optional()?)
+        .optional()?;
+    Ok(row.and_then(|(node, members)| {
+        crate::live::directory::may_learn_of(members.as_deref(), viewer).then_some(node)
+    }))
 }
 
 /// The room of invite code `code` and the live node that runs it, if any.

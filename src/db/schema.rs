@@ -191,6 +191,8 @@ diesel::table! {
         updated_at -> Timestamp,
         /// JSON entry of a game in progress anyone may watch
         live_entry -> Nullable<Text>,
+        /// JSON array of the accounts that may enter a private room; NULL: open to all
+        members -> Nullable<Text>,
     }
 }
 

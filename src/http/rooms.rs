@@ -135,12 +135,17 @@ struct TicketAnswer {
 /// an `Authorization` header on the upgrade. Auth: `Authorization: Bearer` (or the cookie).
 #[utoipa::path(post, path = "/api/ws/ticket", tag = "live", responses(
     (status = 200, description = "`{ticket, expires_in}`", body = Object),
-    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`, `token_revoked`", body = crate::http::openapi::ErrorResponse)))]
+    (status = 401, description = "`unauthorized`, `token_expired`, `invalid_token`, `token_revoked`", body = crate::http::openapi::ErrorResponse),
+    (status = 429, description = "`rate_limited` (`limits.ticket_per_account`, `limits.ticket_per_ip`), with `Retry-After`", body = crate::http::openapi::ErrorResponse)))]
 #[post("/api/ws/ticket")]
 pub async fn ws_ticket(state: web::Data<AppState>, req: HttpRequest) -> AppResult<HttpResponse> {
     let token = crate::auth::access_token_of(&req)
         .ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
     let v = state.auth.verify_access(&state.db, &token).await?;
+    // each ticket is a database row: a few a second per account and per address (cluster-wide)
+    let ip = crate::http::client_bucket(&req, &state.config.server.trusted_proxies);
+    state.auth.limits.ticket_account.take(&v.identity.account_id).await?;
+    state.auth.limits.ticket_ip.take(&ip).await?;
     let ticket = state.db.run(move |c| tickets::issue(c, &v)).await?;
     Ok(HttpResponse::Ok().json(TicketAnswer { ticket, expires_in: tickets::TICKET_SECONDS }))
 }

@@ -27,8 +27,13 @@ pub trait Directory: Send + Sync {
     fn leases(&self) -> Option<Arc<dyn Leases>>;
     /// The node the shared records name as playing unfinished game `game` (`None`: none known).
     fn game_owner(&self, game: i64) -> BoxFuture<'_, AppResult<Option<String>>>;
-    /// The node the shared records name as running the (not yet started) room `room`.
-    fn room_owner(&self, room: String) -> BoxFuture<'_, AppResult<Option<String>>>;
+    /// The node the shared records name as running room `room`, if `viewer` may learn of it
+    /// (a private room only to its members: [`may_learn_of`]).
+    fn room_owner(
+        &self,
+        room: String,
+        viewer: Option<i64>,
+    ) -> BoxFuture<'_, AppResult<Option<String>>>;
     /// The lobby of every node (`None`: this node's own list is the lobby).
     fn listed_rooms(&self) -> BoxFuture<'_, AppResult<Option<Vec<RoomSummary>>>>;
     /// The games in progress anyone may watch, on every node (`None`: this node's own list).
@@ -71,7 +76,11 @@ impl Directory for SingleNode {
     fn game_owner(&self, _game: i64) -> BoxFuture<'_, AppResult<Option<String>>> {
         Box::pin(async { Ok(None) })
     }
-    fn room_owner(&self, _room: String) -> BoxFuture<'_, AppResult<Option<String>>> {
+    fn room_owner(
+        &self,
+        _room: String,
+        _viewer: Option<i64>,
+    ) -> BoxFuture<'_, AppResult<Option<String>>> {
         Box::pin(async { Ok(None) })
     }
     fn listed_rooms(&self) -> BoxFuture<'_, AppResult<Option<Vec<RoomSummary>>>> {
@@ -222,6 +231,16 @@ pub struct SharedRoom {
     /// the entry (JSON [`LiveGameSummary`]) of a game in progress anyone may watch
     pub live_entry: Option<String>,
     pub created_ms: i64,
+    /// JSON array of the accounts that may enter a private room (host, seated, admitted by the
+    /// invite code); `None` for a room open to all
+    pub members: Option<String>,
+}
+
+/// May `viewer` learn of a room whose shared `members` are these ([`SharedRoom::members`])?
+pub fn may_learn_of(members: Option<&str>, viewer: Option<i64>) -> bool {
+    let Some(m) = members else { return true };
+    let Some(v) = viewer else { return false };
+    serde_json::from_str::<Vec<i64>>(m).is_ok_and(|m| m.contains(&v))
 }
 
 /// The stored form of an invite code: SHA-256 (hex) of its upper-case form (codes are

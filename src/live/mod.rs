@@ -258,7 +258,9 @@ impl Live {
                 return Err(fallback);
             }
         }
-        match (self.recorded_owner(room).await, game) {
+        // a private room of another node is named only to its members (an invited person
+        // presents the code, `lookup_invite`): to anyone else it does not exist
+        match (self.recorded_owner(room, Some(viewer)).await, game) {
             (Ok(Some(node)), _) if node != self.node_id() => {
                 let room = game.is_none().then(|| room.to_string());
                 Err(ProtoError::moved(MovedTo::new(&node, room, game)))
@@ -274,13 +276,15 @@ impl Live {
 
     /// The node the shared records name for room `room` — a game `g<id>` by its lease, another
     /// room by the shared `rooms` table (live nodes only); `None` on a single node.
-    async fn recorded_owner(&self, room: &str) -> AppResult<Option<String>> {
+    /// A room that is not a game's `g<id>` only if `viewer` may learn of it (a private room
+    /// only its members).
+    async fn recorded_owner(&self, room: &str, viewer: Option<i64>) -> AppResult<Option<String>> {
         match game_of_room(room) {
             Some(game) => match self.directory().game_owner(game).await? {
                 Some(node) => Ok(Some(node)),
                 None => Ok(None),
             },
-            None => self.directory().room_owner(room.to_string()).await,
+            None => self.directory().room_owner(room.to_string(), viewer).await,
         }
     }
 
@@ -293,18 +297,21 @@ impl Live {
 
     /// The node that runs room `room` (a room id, or `g<id>` for a game): this one if it runs it
     /// here; else the owner the shared records name; `None` if no node runs it.
-    /// A game's room (`g<id>`) only if `viewer` may see the game (else `None`, as for a game no
-    /// node plays).
+    /// A game's room (`g<id>`) only if `viewer` may see the game, a private room (by its room
+    /// id) only if `viewer` is one of its members: else `None`, as for a room no node runs.
     pub async fn room_node(&self, room: &str, viewer: Option<i64>) -> AppResult<Option<String>> {
         if let Some(g) = game_of_room(room) {
             if !self.may_view_game(g, viewer).await? {
                 return Ok(None);
             }
         }
-        if self.room(room).is_some() {
-            return Ok(Some(self.node_id().to_string()));
+        if let Some(h) = self.room(room) {
+            // a private room here: only to its members (the room itself answers)
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let known = h.send(room::Cmd::MayLearn { viewer, tx }).await && rx.await == Ok(true);
+            return Ok(known.then(|| self.node_id().to_string()));
         }
-        self.recorded_owner(room).await
+        self.recorded_owner(room, viewer).await
     }
 
     /// The lobby's list of open public rooms: the directory's (every node's, in a cluster), else

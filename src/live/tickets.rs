@@ -27,7 +27,7 @@ fn now() -> NaiveDateTime {
 pub fn issue(conn: &mut DbConn, v: &Verified) -> AppResult<String> {
     let ticket = new_token();
     let now = now();
-    diesel::delete(ws_tickets::table.filter(ws_tickets::expires_at.lt(now))).execute(conn)?;
+    prune(conn)?;
     diesel::insert_into(ws_tickets::table)
         .values((
             ws_tickets::ticket_hash.eq(token_hash(&ticket)),
@@ -38,6 +38,12 @@ pub fn issue(conn: &mut DbConn, v: &Verified) -> AppResult<String> {
         ))
         .execute(conn)?;
     Ok(ticket)
+}
+
+/// Delete the tickets that can no longer be used (expired; a used one is deleted when used).
+/// Returns how many.
+pub fn prune(conn: &mut DbConn) -> AppResult<usize> {
+    Ok(diesel::delete(ws_tickets::table.filter(ws_tickets::expires_at.lt(now()))).execute(conn)?)
 }
 
 /// Use a ticket: who it is for and until when (Unix seconds) their socket may live. Unknown,

@@ -17,7 +17,7 @@ async fn upgrade_status(url: &str) -> u16 {
 }
 
 /// `GET url` (as `token`): status and body.
-async fn get(url: String, token: Option<&str>) -> (u16, Value) {
+pub(crate) async fn get(url: String, token: Option<&str>) -> (u16, Value) {
     let mut req = reqwest::Client::new().get(url);
     if let Some(t) = token {
         req = req.bearer_auth(t);

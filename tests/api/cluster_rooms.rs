@@ -179,12 +179,14 @@ async fn postgres_an_invite_works_from_any_node_and_a_dead_node_s_rooms_go() {
     same_list_everywhere(&[a, b, c], |l| ids(l) == [public.clone()]).await;
 
     let mut pc = lobby(&nodes[2], &carol).await;
-    // by room id alone a private room stays closed, on its node as anywhere
-    let moved = pc.expect_err(json!({"type": "join_room", "room": room}), "moved").await;
-    let mut by_id = follow(&lb, &moved, &carol).await;
-    let e = by_id.act(json!({"type": "join_room", "room": room})).await.unwrap_err();
-    assert_eq!(e["type"], "error", "{e}");
-    by_id.close().await;
+    // by room id alone a private room stays closed, on its node as anywhere: another node does
+    // not even confirm it exists (issue 39 §2: `not_found`, not `moved`)
+    let e = pc.expect_err(json!({"type": "join_room", "room": room}), "not_found").await;
+    let absent = pc.expect_err(json!({"type": "join_room", "room": "zz9zz9zz"}), "not_found").await;
+    assert_eq!(e["message"], absent["message"], "{e}");
+    let mut on_a = Client::connect_url(lb.ws_url("/ws/n/n1"), &carol).await;
+    on_a.expect_err(json!({"type": "join_room", "room": room}), "not_found").await;
+    on_a.close().await;
     pc.expect_err(json!({"type": "join_room", "invite": "ZZZZZZZZZZZZ"}), "not_found").await;
     let code = invite.to_lowercase();
     let moved = pc.expect_err(json!({"type": "join_room", "invite": code}), "moved").await;

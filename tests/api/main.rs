@@ -21,4 +21,5 @@ mod db_group;
 mod engine;
 mod hardening;
 mod referee;
+mod review_three;
 mod server_ops;

@@ -152,11 +152,17 @@ impl Room {
             }
             _ => {}
         }
+        let ip = self.subs.get(&conn_id).map(|s| s.tx.ip);
         if let Some(s) = self.subs.remove(&conn_id) {
             self.after_unsubscribe(&s.who);
         }
         if matches!(self.phase, Phase::Finished(_)) {
-            self.rematch_leave(who.account_id).await?;
+            // the leaver has left whatever comes of it: a rematch refused now (too many rooms)
+            // is for those who stay to ask again
+            if let Err(e) = self.rematch_leave(who.account_id, ip).await {
+                tracing::debug!(room = %self.id, code = ?e.code, "rematch after a leave refused");
+                self.broadcast_room();
+            }
         }
         if matches!(self.phase, Phase::Waiting(_)) {
             self.broadcast_room();

@@ -47,6 +47,9 @@ pub enum Cmd {
     BotDone { seat: Seat, bot: Box<dyn Bot>, mv: Option<Move> },
     /// The game's current version (for `GET /api/games/{id}`).
     Version(tokio::sync::oneshot::Sender<u64>),
+    /// May `viewer` learn that this room exists (`GET /api/rooms/{room}/node`)? A private room
+    /// or practice game only its members.
+    MayLearn { viewer: Option<i64>, tx: tokio::sync::oneshot::Sender<bool> },
 }
 
 /// Cloneable handle to a room task.
@@ -211,6 +214,14 @@ impl Room {
                 let _ = tx.send(self.history.v());
                 return;
             }
+            Cmd::MayLearn { viewer, tx } => {
+                let known = match self.members() {
+                    None => true,
+                    Some(m) => viewer.is_some_and(|v| m.contains(&v)),
+                };
+                let _ = tx.send(known);
+                return;
+            }
         }
         self.after_change().await;
         self.leave_if_moved();
@@ -311,7 +322,7 @@ impl Room {
                 Ok(None)
             }
             Chat { text, team } => self.chat(who, text, team.unwrap_or(false)),
-            Rematch { start } => self.rematch(who, start.unwrap_or(false)).await,
+            Rematch { start } => self.rematch(who, conn.ip, start.unwrap_or(false)).await,
             AutoPlay { on, seat } => self.auto_play(who, on, seat),
         }
     }

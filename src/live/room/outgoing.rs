@@ -312,6 +312,7 @@ impl Room {
             summary: summary.and_then(|s| serde_json::to_string(s).ok()),
             live_entry: live.and_then(|s| serde_json::to_string(s).ok()),
             created_ms: self.created,
+            members: self.members().and_then(|m| serde_json::to_string(&m).ok()),
         });
     }
 

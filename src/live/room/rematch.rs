@@ -8,10 +8,13 @@ use crate::live::protocol::{AckBody, ErrorCode, ProtoError};
 use crate::live::{SeatOccupant, Who};
 use siguo_bots::Level;
 use siguo_rules::{BySeat, Seat};
+use std::net::IpAddr;
 
 impl Room {
     /// `rematch`: ask for another game (`start`: the host starts it now with those who asked).
-    pub(super) async fn rematch(&mut self, who: &Who, start: bool) -> Answer {
+    /// `ip`: the address of the socket that asked (the new game counts against the host's rooms
+    /// and the host's address, or this one when the host is not here).
+    pub(super) async fn rematch(&mut self, who: &Who, ip: IpAddr, start: bool) -> Answer {
         if self.kind.is_ranked() {
             return Err(ProtoError::new(
                 ErrorCode::CasualOnly,
@@ -32,7 +35,7 @@ impl Room {
             f.rematch = mine.iter().fold(f.rematch, |set, s| set.with(*s));
         }
         if start || self.everyone_asked() {
-            self.start_rematch().await?;
+            self.start_rematch(Some(ip)).await?;
         } else {
             self.broadcast_room();
         }
@@ -51,7 +54,11 @@ impl Room {
 
     /// A person left the finished room: no rematch waits for them; the host passes to a person
     /// still at the table; if everyone left has asked, the new game starts.
-    pub(super) async fn rematch_leave(&mut self, account_id: i64) -> Result<(), ProtoError> {
+    pub(super) async fn rematch_leave(
+        &mut self,
+        account_id: i64,
+        ip: Option<IpAddr>,
+    ) -> Result<(), ProtoError> {
         let seated: Vec<Seat> = self.seats_of_account(account_id).collect();
         let Phase::Finished(f) = &mut self.phase else { return Ok(()) };
         if seated.is_empty() || self.kind.is_ranked() {
@@ -64,14 +71,33 @@ impl Room {
             self.host = next.into_iter().find(|a| !gone.contains(a));
         }
         if self.everyone_asked() {
-            self.start_rematch().await?;
+            self.start_rematch(ip).await?;
         }
         Ok(())
     }
 
     /// The seats those who asked keep (the others get a standard bot), as a waiting room whose
     /// seats are all ready: the new game's deployment begins at once.
-    async fn start_rematch(&mut self) -> Result<(), ProtoError> {
+    ///
+    /// The new game is a room like any other: it counts against its host's rooms and the host's
+    /// address (`live.max_rooms_per_account`, `live.max_rooms_per_ip`, on every node together),
+    /// held before anything changes, and a rematch beyond them is refused `too_many_rooms`.
+    async fn start_rematch(&mut self, ip: Option<IpAddr>) -> Result<(), ProtoError> {
+        if !matches!(self.phase, Phase::Finished(_)) {
+            return Err(ProtoError::new(ErrorCode::WrongPhase, "the game is not over"));
+        }
+        let reserved = match (self.host, self.owner) {
+            (Some(h), None) => {
+                // the host's address if the host is here, else the asker's (or anyone's here)
+                let host_ip = self.subs.values().find(|s| s.who.account_id == h).map(|s| s.tx.ip);
+                let any_ip = self.subs.values().next().map(|s| s.tx.ip);
+                let Some(at) = host_ip.or(ip).or(any_ip) else {
+                    return Err(ProtoError::new(ErrorCode::WrongPhase, "nobody is here to play"));
+                };
+                Some((h, self.live.reserve_room(h, at).await?))
+            }
+            _ => None,
+        };
         let Phase::Finished(f) = std::mem::take(&mut self.phase) else {
             return Err(ProtoError::new(ErrorCode::WrongPhase, "the game is not over"));
         };
@@ -93,9 +119,9 @@ impl Room {
         if let Some(game) = self.phase.game_id() {
             self.live.set_game(&self.id, game);
         }
-        if let (Some(h), None) = (self.host, self.owner) {
+        if let Some((h, r)) = reserved {
             // the room counts against its host again while its game is played
-            self.live.count_room(h, &self.id);
+            self.live.replace_room(r, &self.id);
             self.owner = Some(h);
         }
         self.update_summary();

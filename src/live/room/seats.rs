@@ -95,6 +95,19 @@ impl Room {
         false
     }
 
+    /// Who may enter a room that is not open to all: its host, its seated people and whoever
+    /// presented its invite (sorted); `None` for a room open to all.
+    pub(super) fn members(&self) -> Option<Vec<i64>> {
+        if self.kind.open_to_all(self.public) {
+            return None;
+        }
+        let mut m: Vec<i64> = self.host.into_iter().chain(self.admitted.iter().copied()).collect();
+        m.extend(self.seats().iter().filter_map(|s| self.phase.account_at(*s)));
+        m.sort_unstable();
+        m.dedup();
+        Some(m)
+    }
+
     /// The invite code goes only to the host and the seated people.
     pub(super) fn may_see_invite(&self, account_id: i64) -> bool {
         self.host == Some(account_id) || self.seats_of_account(account_id).next().is_some()
