@@ -140,6 +140,8 @@ diesel::table! {
         /// hf_ranked: the account's Glicko-2 rating and deviation after this game
         rating -> Nullable<Double>,
         rd -> Nullable<Double>,
+        /// the account's rating before this game (the result shows the change)
+        rating_before -> Nullable<Double>,
     }
 }
 

@@ -46,6 +46,8 @@ pub enum ErrorCode {
     CrossSiteRequest,
     OriginNotAllowed,
     GuestNotAllowed,
+    /// a logged-out visitor's socket only watches public games: log in (or play as a guest)
+    LoginRequired,
     // ---- accounts and names ----
     InvalidUsername,
     UsernameTaken,

@@ -12,7 +12,22 @@ use siguo_rules::{Action, GameRecord, ShownOptions, Status, Variant, View, Viewe
 use utoipa::{IntoParams, ToSchema};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(game).service(game_node).service(my_games).service(account_games);
+    // the fixed path before `/api/games/{id}`
+    cfg.service(live_games)
+        .service(game)
+        .service(game_node)
+        .service(my_games)
+        .service(account_games);
+}
+
+/// The games in progress anyone may watch (in cluster mode: of every node, the same list on
+/// each), oldest first — what `list_rooms` answers as `games` over the socket, for anyone,
+/// logged in or not (a visitor watches with `/api/ws?visitor=1`).
+#[utoipa::path(get, path = "/api/games/live", tag = "games", responses(
+    (status = 200, description = "`[{room, game, variant, kind, phase, steps, seats, spectators, created}]`", body = Object)))]
+#[get("/api/games/live")]
+pub async fn live_games(state: web::Data<AppState>) -> AppResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(state.live.listed_games().await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams, ToSchema)]

@@ -54,6 +54,7 @@ pub struct ErrorDetailDoc {
         rooms::ws_ticket,
         rooms::ws,
         rooms::ws_node,
+        games::live_games,
         games::game,
         games::game_node,
         games::my_games,

@@ -99,6 +99,9 @@ pub struct WsQuery {
     pub ticket: Option<String>,
     /// the protocol version the client speaks (docs/protocol.md §1; default 1)
     pub protocol: Option<String>,
+    /// `1`: a logged-out visitor's socket, which only watches public games (used only when the
+    /// request carries no credentials)
+    pub visitor: Option<String>,
 }
 
 /// The query of a socket's URL, read once (an unreadable one counts as empty).
@@ -231,8 +234,16 @@ async fn socket_identity(
     if let Some(ticket) = q.ticket {
         return state.db.run(move |c| tickets::redeem(c, &ticket)).await;
     }
-    let token = crate::auth::access_token_of(req)
-        .ok_or_else(|| AppError::unauthorized(ErrorCode::Unauthorized, "log in first"))?;
+    let token = match crate::auth::access_token_of(req) {
+        Some(t) => t,
+        None if q.visitor.as_deref() == Some("1") => {
+            // a visitor: no account and nothing written; counted against its address's sockets
+            let who = Who::visitor(state.live.next_conn_id());
+            let until = chrono::Utc::now().timestamp().max(0) as u64 + crate::live::VISITOR_SECONDS;
+            return Ok((who, (until, 0)));
+        }
+        None => return Err(AppError::unauthorized(ErrorCode::Unauthorized, "log in first")),
+    };
     let v = state.auth.verify_access(&state.db, &token).await?;
     let id = v.identity;
     Ok((Who { account_id: id.account_id, name: id.name, guest: id.guest }, (v.exp, v.gen)))

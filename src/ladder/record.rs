@@ -56,6 +56,8 @@ pub struct StoredResult {
     pub points: i32,
     /// The account's Glicko-2 rating after the game (the hidden one on four-player ladders).
     pub rating: Option<Rating>,
+    /// The rating it had before the game (`None` for results stored before it was kept).
+    pub rating_before: Option<f64>,
 }
 
 /// Apply `game` to the ladder if it counts; idempotent. See the module docs.
@@ -114,7 +116,7 @@ fn insert_results<'r>(
 
 /// The results of a game as stored, by account id.
 pub fn stored_results(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<StoredResult>> {
-    type Row = (i64, String, i32, Option<f64>, Option<f64>, Option<f64>);
+    type Row = (i64, String, i32, Option<f64>, Option<f64>, Option<f64>, Option<f64>);
     let rows: Vec<Row> = lr::table
         .inner_join(ls::table.on(ls::account_id.eq(lr::account_id).and(ls::ladder.eq(lr::ladder))))
         .filter(lr::game_id.eq(game_id))
@@ -126,10 +128,11 @@ pub fn stored_results(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<StoredRe
             lr::rating,
             lr::rd,
             ls::volatility.nullable(),
+            lr::rating_before,
         ))
         .load(conn)?;
     rows.into_iter()
-        .map(|(account_id, outcome, points, rating, rd, volatility)| {
+        .map(|(account_id, outcome, points, rating, rd, volatility, rating_before)| {
             let outcome = Outcome::parse(&outcome).ok_or_else(|| {
                 AppError::internal(format!("stored outcome {outcome:?} of game {game_id}"))
             })?;
@@ -139,7 +142,7 @@ pub fn stored_results(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<StoredRe
                 }
                 _ => None,
             };
-            Ok(StoredResult { account_id, outcome, points, rating })
+            Ok(StoredResult { account_id, outcome, points, rating, rating_before })
         })
         .collect()
 }
@@ -170,7 +173,11 @@ fn apply_stats(
         let (games, old) = standing_of(r.account_id);
         let new = glicko::update(old, &[(glicko::composite(&opponents), r.outcome.score())]);
         diesel::update(lr::table.find((game_id, r.account_id)))
-            .set((lr::rating.eq(Some(new.rating)), lr::rd.eq(Some(new.rd))))
+            .set((
+                lr::rating.eq(Some(new.rating)),
+                lr::rd.eq(Some(new.rd)),
+                lr::rating_before.eq(Some(old.rating)),
+            ))
             .execute(conn)?;
         if let Some(now_points) = apply_one(conn, ladder, r, new)? {
             *bucket_delta.entry(now_points - r.points()).or_default() -= 1;

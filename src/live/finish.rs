@@ -61,8 +61,11 @@ pub fn seat_results(game: &FinishedGame, recorded: &Recorded) -> Option<GameResu
         .iter()
         .filter_map(|(seat, s)| {
             let r = recorded.results.iter().find(|r| Some(r.account_id) == s.account_id)?;
-            let rating = r.rating.filter(|_| rated).map(Into::into);
-            Some((seat, SeatResult { outcome: r.outcome, points: r.points, rating }))
+            let rating = r.rating.filter(|_| rated);
+            let rating_change =
+                rating.zip(r.rating_before).map(|(after, before)| after.rating - before);
+            let (outcome, points, rating) = (r.outcome, r.points, rating.map(Into::into));
+            Some((seat, SeatResult { outcome, points, rating, rating_change }))
         })
         .collect();
     Some(results)

@@ -112,6 +112,24 @@ pub struct Who {
     pub guest: bool,
 }
 
+impl Who {
+    /// A logged-out visitor who only watches public games (`/api/ws?visitor=1`): no account, a
+    /// negative id of its own socket, so that it is counted and redacted as any spectator and
+    /// can never be a seat's account (accounts have positive ids).
+    pub fn visitor(n: u64) -> Who {
+        let id = -1 - (n.min(i64::MAX as u64 - 1) as i64);
+        Who { account_id: id, name: VISITOR_NAME.into(), guest: true }
+    }
+    pub fn is_visitor(&self) -> bool {
+        self.account_id < 0
+    }
+}
+
+/// The name a visitor's socket goes by (it may not chat: nobody sees it).
+pub const VISITOR_NAME: &str = "visitor";
+/// How long a visitor's socket may live before it reconnects (it has no token to expire).
+pub const VISITOR_SECONDS: u64 = 6 * 3600;
+
 /// The seated accounts of a room with their seats, and the room as `hello` lists it.
 pub(crate) type Seated = (Vec<(i64, Seat)>, SeatedRoom);
 

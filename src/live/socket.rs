@@ -98,8 +98,10 @@ async fn run(
     );
     live.add_socket(tx.clone(), peer.ip);
     live.socket_gauge(1);
-    // cluster mode: present on this node before the client can queue
-    ladder.socket_opened(account_id).await;
+    // cluster mode: present on this node before the client can queue (a visitor cannot)
+    if !peer.who.is_visitor() {
+        ladder.socket_opened(account_id).await;
+    }
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
     // the session lives as long as the access token it was opened with
@@ -157,6 +159,22 @@ async fn run(
     Box::pin(conn.gone()).await;
     // a client that does not read may never take the close frame: do not wait for it forever
     let _ = tokio::time::timeout(Duration::from_secs(5), session.close(close)).await;
+}
+
+/// What a logged-out visitor's socket may send: ping, the lobby's lists, joining a room or a game
+/// by its id (a public one: a private room refuses it as a stranger), resync and leaving.
+fn visitor_may(msg: &ClientMsg) -> bool {
+    match msg {
+        ClientMsg::Lobby(m) => matches!(
+            m,
+            LobbyRequest::Ping {}
+                | LobbyRequest::ListRooms {}
+                | LobbyRequest::JoinRoom { invite: None, .. }
+        ),
+        ClientMsg::Room { msg, .. } => {
+            matches!(msg, RoomRequest::LeaveRoom {} | RoomRequest::Resync { .. })
+        }
+    }
 }
 
 fn policy(why: &str) -> CloseReason {
@@ -254,6 +272,12 @@ impl Conn {
 
     /// Lobby messages are handled here; room messages go to their room's task.
     async fn route(&mut self, id: &Option<ClientId>, msg: ClientMsg) -> Result<(), ProtoError> {
+        if self.peer.who.is_visitor() && !visitor_may(&msg) {
+            return Err(ProtoError::new(
+                ErrorCode::LoginRequired,
+                "a visitor only watches public games: log in or play as a guest",
+            ));
+        }
         match msg {
             ClientMsg::Lobby(msg) => self.lobby(id, msg).await,
             ClientMsg::Room { room, msg } => self.forward(id, room, msg).await,

@@ -114,6 +114,25 @@ function controller(ctx, { setLayout, redraw }) {
     onClick(fn) { state.onClick = fn; },
     /** Animate a piece along `path` (station names). Resolves when done. */
     animateMove: (path, code, ms) => animateMove(ctx, path, code, ms),
+    /**
+     * A seat's chat line for a moment (QQ's bubble), where its plate is: in the cross's empty
+     * corner beside the plate, over a Hidden Front plate's name. Never over a station.
+     */
+    say(seat, words, ms = 4000) {
+      const side = ctx.L.board.sideOf(seat, state.bottom);
+      if (!side || !ctx.L.bubbleBox) return;
+      ctx.svg.parentNode.querySelector(`.bubble[data-seat="${seat}"]`)?.remove();
+      const [x, y, w, hh] = ctx.L.bubbleBox(side);
+      const k = ctx.svg.clientWidth / ctx.L.width;
+      const b = document.createElement('div');
+      b.className = 'bubble';
+      b.dataset.seat = seat;
+      b.setAttribute('data-testid', 'bubble');
+      b.style.cssText = `left:${ctx.svg.offsetLeft + x * k}px;top:${ctx.svg.offsetTop + y * k}px;width:${w * k}px;max-height:${hh * k}px;border-color:${SEAT_COLOURS[seat]}`;
+      b.textContent = words;
+      ctx.svg.parentNode.append(b);
+      setTimeout(() => b.remove(), ms);
+    },
     /** Show a combat outcome marker at a station for a moment. */
     flash: (name, outcome, label, ms) => flash(ctx, name, outcome, label, ms),
   };

@@ -17,6 +17,15 @@ export function ratingText(r) {
   return String(Math.round(r.rating)) + (r.provisional ? '?' : '');
 }
 
+// A rating with this game's change after it, "1338? (−12)" (a real minus sign, "±0" for none);
+// without a change known, the rating alone.
+export function ratingWithChange(r, change) {
+  if (change == null || !Number.isFinite(change)) return ratingText(r);
+  const c = Math.round(change);
+  const sign = c > 0 ? '+' : c < 0 ? '\u2212' : '\u00b1';
+  return `${ratingText(r)} (${sign}${Math.abs(c)})`;
+}
+
 // The chart's geometry, pure: the polyline's points for `history` ([{rating}], oldest first) in a
 // box `w`×`hgt` with `pad`, and the rating range shown (at least 100 points tall).
 export function chartGeometry(history, w, hgt, pad = 24) {

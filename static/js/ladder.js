@@ -4,7 +4,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { chartGeometry } from './ladder-core.js';
 
-export { LADDERS, LADDER_GAME, ladderOf, ratingText, chartGeometry } from './ladder-core.js';
+export { LADDERS, LADDER_GAME, ladderOf, ratingText, ratingWithChange, chartGeometry } from './ladder-core.js';
 
 // The title badge (nothing for no title: a provisional Hidden Front rating).
 export function titleBadge(title) {

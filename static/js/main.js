@@ -71,16 +71,25 @@ function renderHeader(active) {
     h('a', { href: '#/rules/' + (localStorage.getItem('siguo_game') === 'hidden_front' ? 'hidden_front' : 'four_player'), class: active === 'rules' ? 'active' : '', 'data-testid': 'nav-rules' }, t('rules')),
   );
   const acct = document.getElementById('account');
+  const meBox = document.getElementById('me');
   const lang = h('button.linkish.lang-btn', { onclick: () => { setLang(getLang() === 'zh' ? 'en' : 'zh'); route(); }, 'aria-label': t('lang_switch_label'), lang: getLang() === 'zh' ? 'en' : 'zh-CN' }, t('lang_switch'));
+  // who we are (or 登录) stays in the bar; on a narrow screen the rest folds into the ☰ menu
   if (me) {
+    clear(meBox, h('span.who', { 'data-testid': 'whoami' }, me.name, me.guest ? ` (${t('guest')})` : ''));
     clear(acct,
-      h('span.who', { 'data-testid': 'whoami' }, me.name, me.guest ? ` (${t('guest')})` : ''),
       me.guest ? h('a', { href: '#/register' }, t('nav_register')) : null,
       h('button.linkish', { onclick: async () => { await session.logout(); navigate('/login'); } }, t('nav_logout')),
       lang);
   } else {
-    clear(acct, h('a', { href: '#/login' }, t('nav_login')), h('a', { href: '#/register' }, t('nav_register')), lang);
+    clear(meBox, h('a', { href: '#/login' }, t('nav_login')));
+    clear(acct, h('a', { href: '#/register' }, t('nav_register')), lang);
   }
+  const bar = document.querySelector('.topbar');
+  const menuBtn = document.getElementById('menu-btn');
+  bar.classList.remove('open');
+  menuBtn.setAttribute('aria-expanded', 'false');
+  menuBtn.setAttribute('aria-label', t('menu'));
+  menuBtn.onclick = () => menuBtn.setAttribute('aria-expanded', String(bar.classList.toggle('open')));
   document.querySelector('.brand-name').textContent = t('site');
 }
 

@@ -130,6 +130,29 @@ function drawBar() {
 }
 queue.onChange(drawBar);
 
+/** "1:05": the time waited. */
+export function waitedText(since, now = Date.now()) {
+  const secs = Math.max(0, Math.floor((now - since) / 1000));
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+}
+
+// Queued (and no match proposed yet): a small bar on every page, "匹配中 0:12 · 取消"; a found
+// game takes us to it from any page (`matched`).
+const waitBar = h('div.queue-bar', { 'data-testid': 'queue-bar', hidden: true, role: 'status' });
+let waitTimer = null;
+function drawWaitBar() {
+  const q = queue.state;
+  if (!q || q.proposal) { waitBar.hidden = true; clearInterval(waitTimer); waitTimer = null; return; }
+  if (!waitBar.isConnected) document.body.appendChild(waitBar);
+  waitBar.hidden = false;
+  clear(waitBar,
+    h('span.spinner'),
+    h('a', { href: '#/lobby', 'data-testid': 'queue-bar-text' }, t('queue_bar', { ladder: t(q.ladder), s: waitedText(q.since) })),
+    h('button.btn.small', { type: 'button', 'data-testid': 'queue-bar-cancel', onclick: () => queue.leave().catch((e) => toast(errorText(e), 'error')) }, t('leave_queue')));
+  if (!waitTimer) waitTimer = setInterval(drawWaitBar, 1000);
+}
+queue.onChange(drawWaitBar);
+
 live.on('match_found', (m) => queue.matched(m));
 live.on('match_proposed', (m) => queue.proposed(m));
 live.on('match_cancelled', (m) => queue.cancelled(m));

@@ -1,7 +1,7 @@
 // The logged-in identity (account or guest). The session itself lives in HttpOnly cookies;
 // /api/auth/me tells who we are after a reload.
 import { api, refresh } from './api.js';
-import { live } from './ws.js';
+import { live, setVisitorCheck } from './ws.js';
 
 const listeners = new Set();
 
@@ -20,6 +20,8 @@ const HINT = 'siguo_session';
 const hint = (v) => { try { if (v === undefined) return localStorage.getItem(HINT); localStorage.setItem(HINT, v); } catch { /* private mode */ } return null; };
 
 export const session = {
+  /** Logged out: a socket opened now watches as a visitor. */
+  get visitor() { return !this.me; },
   me: null,
   onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
   set(me) {
@@ -64,3 +66,5 @@ export const session = {
     return this.me;
   },
 };
+
+setVisitorCheck(() => !session.me);

@@ -28,8 +28,10 @@ class Live {
   connect() {
     this.wanted = true;
     if (this.ws && (this.ws.readyState === 0 || this.ws.readyState === 1)) return;
+    // Without a session the socket is a visitor's (docs/protocol.md §1): it only watches public
+    // games; the cookie, if there is one after all, wins on the server.
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + this.path
-      + (this.path.includes('?') ? '&' : '?') + 'protocol=' + PROTOCOL;
+      + (this.path.includes('?') ? '&' : '?') + 'protocol=' + PROTOCOL + (visitor() ? '&visitor=1' : '');
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {
@@ -138,6 +140,10 @@ class Live {
 }
 
 export const live = new Live();
+
+// Whether a socket opened now is a visitor's (set by session.js: nobody is logged in).
+let visitor = () => false;
+export function setVisitorCheck(fn) { visitor = fn; }
 
 const nodeSockets = new Map(); // path -> Live
 

@@ -5,11 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedServer, newPage, register, uniqueName, assertEnded } from './harness.js';
-import { confirmDeployment } from './play.js';
+import { confirmDeployment, botRoom, logLines } from './play.js';
 
 const shared = sharedServer();
 
-const logEntries = (page) => page.$$eval('[data-testid=log] .entry', (es) => es.length);
 
 test('托管, the log after a reload, and 再来一局 in a Hidden Front practice game', { timeout: 600_000 }, async () => {
   const page = await newPage(shared.browser, shared.server.url);
@@ -27,19 +26,25 @@ test('托管, the log after a reload, and 再来一局 in a Hidden Front practic
   // 托管: the computer plays our seat (moves are made without us), and the seat is marked
   await page.click('[data-testid=auto-play]');
   await page.waitForSelector('[data-testid=auto-mark]', { timeout: 15_000 });
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=log] .entry').length >= 6, null, { timeout: 60_000 });
+  // the computer plays on until the log has a combat in it (or many moves)
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=log] .entry').length >= 10
+    && (document.querySelector('[data-testid=log] .combat-word') || document.querySelectorAll('[data-testid=log] .entry').length >= 40), null, { timeout: 120_000 });
   assert.equal(await page.getAttribute('[data-testid=auto-play]', 'aria-pressed'), 'true');
   // taken back: the mark goes and the game waits for us again
   await page.click('[data-testid=auto-play]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=auto-mark]'), null, { timeout: 15_000 });
   await page.waitForSelector('svg.board .piece.selectable', { timeout: 30_000 });
-  const before = await logEntries(page);
-  assert.ok(before >= 6, `moves in the log: ${before}`);
+  await page.waitForTimeout(500);
+  const before = await logLines(page);
+  assert.ok(before.length >= 10, `lines in the log: ${before.length}`);
+  assert.ok(before.some((l) => /^\d+\|\d+你的/.test(l)), `our own moves name our pieces: ${before.join('\n')}`);
 
-  // the log survives a reload (the server sends the game's past events)
+  // the log after a reload reads exactly as before (the server sends the game's past events
+  // and what we saw of each move's pieces): every line, our own ranks included
   await page.reload();
   await page.waitForSelector('svg.board .piece.selectable', { timeout: 60_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=log] .entry').length >= n, before, { timeout: 15_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=log] .entry').length >= n, before.length, { timeout: 15_000 });
+  assert.deepEqual(await logLines(page), before, 'the log after a reload');
 
   // surrender, then 再来一局: a new game in the same room, deploying again
   await page.click('[data-testid=surrender]');
@@ -57,20 +62,7 @@ test('a public room\'s game in progress is listed in the lobby and opened as a s
   const host = await newPage(shared.browser, shared.server.url);
   host.on('dialog', (d) => d.accept());
   await register(host, shared.server.url, uniqueName('主'));
-  await host.goto(shared.server.url + '/#/lobby');
-  await host.click('[data-testid=create-room]');
-  await host.click('[data-testid=create-room-submit]');
-  // the creator sits South at once; the computer takes the other seats
-  await host.waitForSelector('.seat-card.me[data-seat=S]');
-  const room = host.url().split('#/room/')[1];
-  for (const seat of ['N', 'E', 'W']) {
-    await host.waitForSelector(`[data-testid=bot-${seat}]`);
-    await host.click(`[data-testid=bot-${seat}]`);
-  }
-  await host.waitForSelector('[data-testid=ready]');
-  await host.click('[data-testid=ready]');
-  await host.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
-  await confirmDeployment(host);
+  const room = await botRoom(host, shared.server.url);
 
   const watcher = await newPage(shared.browser, shared.server.url);
   await register(watcher, shared.server.url, uniqueName('观'));

@@ -102,3 +102,31 @@ export async function labelsPastTheirPieces(page) {
     return text.width > body.width + 0.5 ? g.querySelector('.piece-text').textContent : null;
   }).filter(Boolean));
 }
+
+/**
+ * From the lobby: create a public four-player room, sit South (the creator's seat), let the
+ * computer take the other three seats, get ready and confirm the deployment (`moveSeconds`: the
+ * room's move clock, when not the default). Returns the room id.
+ */
+export async function botRoom(page, url, { moveSeconds } = {}) {
+  await page.goto(url + '/#/lobby');
+  await page.click('[data-testid=create-room]');
+  if (moveSeconds) await page.fill('dialog[open] input[name=move_seconds]', String(moveSeconds));
+  await page.click('[data-testid=create-room-submit]');
+  await page.waitForSelector('.seat-card.me[data-seat=S]');
+  const room = page.url().split('#/room/')[1];
+  for (const seat of ['N', 'E', 'W']) {
+    await page.waitForSelector(`[data-testid=bot-${seat}]`);
+    await page.click(`[data-testid=bot-${seat}]`);
+  }
+  await page.waitForSelector('[data-testid=ready]');
+  await page.click('[data-testid=ready]');
+  await page.waitForSelector('[data-testid=confirm]', { timeout: 60_000 });
+  await confirmDeployment(page);
+  return room;
+}
+
+/** The game log as it reads: each line's number (or '') and text, oldest first. */
+export async function logLines(page) {
+  return page.$$eval('[data-testid=log] .entry', (rows) => rows.map((r) => `${r.getAttribute('data-no')}|${r.textContent.trim()}`));
+}

@@ -234,9 +234,23 @@ test('ranked queue: the waiting indicator and cancel; guests are offered to regi
   // The waiting state survives a reload.
   await alice.reload();
   await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner');
-  await alice.click('[data-testid=queue-ranked]');
-  await alice.waitForSelector('[data-testid=queue-status-ranked] .spinner', { state: 'detached' });
-  assert.equal((await alice.evaluate(() => fetch('/api/queue').then(r => r.json()))).state, 'idle');
+  // The queue follows us (issue 38 §10): on the leaderboard and the rules pages a small bar says
+  // "排位赛 匹配中 0:05", its clock running, and cancels from there.
+  for (const path of ['/#/leaderboard/ranked', '/#/rules/four_player']) {
+    await alice.goto(shared.server.url + path);
+    const bar = await alice.waitForSelector('[data-testid=queue-bar]:visible');
+    const first = await bar.textContent();
+    assert.match(first, /匹配中 \d+:\d\d/);
+    const box = await bar.boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= 900 && box.x >= 0 && box.x + box.width <= 1280, `the bar in view: ${JSON.stringify(box)}`);
+    await alice.waitForFunction((t) => document.querySelector('[data-testid=queue-bar]').textContent !== t, first, { timeout: 5000 });
+  }
+  await alice.click('[data-testid=queue-bar-cancel]');
+  await alice.waitForSelector('[data-testid=queue-bar]', { state: 'hidden' });
+  await alice.waitForFunction(() => fetch('/api/queue').then(r => r.json()).then(q => q.state === 'idle'), null, { timeout: 5000 });
+  await alice.goto(shared.server.url + '/#/lobby');
+  await alice.waitForSelector('[data-testid=queue-ranked]:has-text("开始匹配")');
+  assert.equal(await alice.$('[data-testid=queue-status-ranked] .spinner'), null, 'the lobby knows the queue was left');
 
   const guest = await newPage(shared.browser, shared.server.url);
   await guest.click('text=登录');
@@ -354,6 +368,9 @@ test('Hidden Front rated: queue, accept, play, the new rating and the chart', { 
   }
   await alice.click('[data-testid=queue-hf_ranked]');
   await alice.waitForSelector('[data-testid=queue-status-hf_ranked] .spinner');
+  // Alice reads the leaderboard while she waits: the match finds her there (issue 38 §10)
+  await alice.goto(shared.server.url + '/#/leaderboard/hf_ranked');
+  await alice.waitForSelector('[data-testid=queue-bar]:visible');
   await bob.click('[data-testid=queue-hf_ranked]');
   for (const p of [alice, bob]) {
     await p.waitForSelector('[data-testid=match-proposal] [data-testid=accept-match]', { timeout: 60_000 });
@@ -374,9 +391,10 @@ test('Hidden Front rated: queue, accept, play, the new rating and the chart', { 
   for (const p of [alice, bob]) await p.waitForSelector('[data-testid=result]', { timeout: 60_000 });
   const g = await assertEnded(bob, { expect: { state: 'won', winner: await seatOf(bob, bn), reason: 'surrender' } });
   assert.equal(g.kind, 'hf_ranked');
-  // a newcomer's win against a newcomer: 1500 → 1662 (RD 290: provisional, no title yet)
-  await bob.waitForSelector('[data-testid=new-rating]:has-text("1662?")', { timeout: 30_000 });
-  await alice.waitForSelector('[data-testid=new-rating]:has-text("1338?")', { timeout: 30_000 });
+  // a newcomer's win against a newcomer: 1500 → 1662 (RD 290: provisional, no title yet), shown
+  // with the change
+  await bob.waitForSelector('[data-testid=new-rating]:has-text("1662? (+162)")', { timeout: 30_000 });
+  await alice.waitForSelector('[data-testid=new-rating]:has-text("1338? (\u2212162)")', { timeout: 30_000 });
   assert.equal(await bob.$('[data-testid=new-rating] [data-testid=title]'), null, 'no title while provisional');
 
   // bob's profile: the rating, the Hidden Front game counted, the chart with one point

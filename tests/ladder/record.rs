@@ -172,8 +172,10 @@ async fn exactly_once_when_retried_or_interrupted(backend: Backend) {
         assert!(r.applied.is_empty());
         assert_eq!(r.results, first);
         let per_seat = on_game_finished(c, &g).unwrap().expect("a ranked game has results");
-        let win = SeatResult { outcome: Outcome::Win, points: 3, rating: None };
-        let loss = SeatResult { outcome: Outcome::Loss, points: 0, rating: None };
+        let win =
+            SeatResult { outcome: Outcome::Win, points: 3, rating: None, rating_change: None };
+        let loss =
+            SeatResult { outcome: Outcome::Loss, points: 0, rating: None, rating_change: None };
         assert_eq!(
             per_seat.into_iter().collect::<Vec<_>>(),
             [(Seat::N, win), (Seat::E, loss), (Seat::S, win), (Seat::W, loss)]

@@ -230,9 +230,9 @@ async fn auto_play_hand_over_and_take_back(backend: Backend) {
     let ack = c.act(json!({"type": "resync", "room": room, "v": v})).await.unwrap();
     assert_eq!(ack["v"].as_u64(), Some(v), "nobody moved for South");
     c.act(json!({"type": "surrender", "room": room})).await.unwrap();
-    let end = wait_over(&mut c).await;
-    let won = json!({"state": "won", "winner": "EW", "reason": "elimination"});
-    assert_ended(&c, &end, won, &[]);
+    let g = leave_until_finished(&app, &mut c, &room).await;
+    assert_eq!(g["result"], json!({"state": "won", "winner": "EW", "reason": "elimination"}));
+    assert_escaped(&c, &[]);
     c.assert_no_hidden_ranks();
     // a ranked game keeps its rules
     let (whos, ranked) = ranked_game(&app, ["kn", "ke", "ks", "kw"]).await;
@@ -284,6 +284,8 @@ async fn away_seat_is_played_by_the_computer(backend: Backend) {
     let past = snap["past_events"].as_array().expect("past events");
     assert!(past.iter().any(|e| e["type"] == "moved" && e["seat"] == "S"), "{snap}");
     back.act(json!({"type": "surrender", "room": room})).await.unwrap();
+    // its person gone, the bots give up (issue 38 §12: while the person watched, they played on)
+    back.act(json!({"type": "leave_room", "room": room})).await.unwrap();
     let end = wait_over(&mut spectator).await;
     let won = json!({"state": "won", "winner": "EW", "reason": "elimination"});
     assert_ended(&spectator, &end, won, &[]);

@@ -18,8 +18,10 @@ async fn practice(c: &mut Client, variant: &str, level: &str) -> Result<String, 
     Ok(ack["room"].as_str().unwrap().to_string())
 }
 
-/// A person who surrenders — during the deployment, or in the battle — leaves only bots: they
-/// give up for the person's team at once and the game ends (East–West win), nobody escaped.
+/// A person who surrenders — during the deployment, or in the battle — and stays in the room
+/// watches the bots play on (issue 38 §12: a surrendered seat leaves its partner fighting);
+/// once the person leaves, the bots give up for the person's team at once and the game ends
+/// (East–West win), nobody escaped.
 async fn bots_give_up_when_their_people_are_gone(backend: Backend) {
     let app = support::spawn_app_with(backend, |c| c.live.bot_move_delay_ms = 0).await;
     for in_battle in [false, true] {
@@ -29,15 +31,32 @@ async fn bots_give_up_when_their_people_are_gone(backend: Backend) {
             c.act(json!({"type": "confirm", "room": room})).await.unwrap();
             wait_battle(&mut c).await;
         }
-        let since = Instant::now();
         c.act(json!({"type": "surrender", "room": room})).await.unwrap();
-        let end = tokio::time::timeout(Duration::from_secs(20), wait_over(&mut c))
-            .await
-            .unwrap_or_else(|_| panic!("the bots played on (in battle: {in_battle})"));
-        let won = json!({"state": "won", "winner": "EW", "reason": "elimination"});
-        assert_ended(&c, &end, won, &[]);
-        assert!(since.elapsed() < Duration::from_secs(20));
+        // still watching: North (our partner's bot) and the others play on
+        let mut north = 0;
+        let mut moves = 0;
+        while north < 3 {
+            let u = c.next_of("update").await;
+            assert!(
+                !is_over(&u),
+                "the game ended while its person watched (in battle: {in_battle}): {u}"
+            );
+            for e in u["events"].as_array().into_iter().flatten() {
+                moves += usize::from(e["type"] == "moved");
+                north += usize::from(e["type"] == "moved" && e["seat"] == "N");
+                assert!(
+                    !(e["type"] == "moved" && e["seat"] == "S"),
+                    "South moved after its surrender"
+                );
+            }
+        }
+        assert!(moves >= 3 + 2 * 2, "East and West moved between North's moves: {moves}");
         c.assert_no_hidden_ranks();
+        let since = Instant::now();
+        let g = leave_until_finished(&app, &mut c, &room).await;
+        assert_eq!(g["result"], json!({"state": "won", "winner": "EW", "reason": "elimination"}));
+        assert!(since.elapsed() < Duration::from_secs(20));
+        assert_escaped(&c, &[]);
     }
 }
 

@@ -18,3 +18,4 @@ mod protocol;
 mod resync;
 mod rooms;
 mod sockets;
+mod visitors;

@@ -122,6 +122,7 @@ async fn private_games_stay_private(backend: Backend) {
 
     // finished: the record goes to its player only, and the profile does not list it
     p.act(json!({"type": "surrender", "room": room})).await.unwrap();
+    p.act(json!({"type": "leave_room", "room": room})).await.unwrap();
     let started = Instant::now();
     loop {
         let (_, g) = get(&app, &format!("/api/games/{game}"), Some(&owner.2)).await;

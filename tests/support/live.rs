@@ -160,6 +160,29 @@ impl Client {
                 tokio_tungstenite::client_async(url, stream).await.map(|(ws, _)| ws)
             }
         };
+        let c = Client::over(connected, who).await?;
+        assert_eq!(c.account_id, who.1);
+        Ok(c)
+    }
+
+    /// A logged-out visitor's socket at `url` (`?visitor=1`, no credentials), or the HTTP status
+    /// its upgrade was refused with.
+    pub async fn visitor(url: &str) -> Result<Client, u16> {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        let connected = tokio_tungstenite::connect_async(format!("{url}{sep}visitor=1"))
+            .await
+            .map(|(ws, _)| ws);
+        Client::over(connected, &("visitor".into(), 0, String::new())).await
+    }
+
+    /// A client on an opened socket, once its `hello` came (its account id is the hello's).
+    async fn over(
+        connected: Result<
+            tokio_tungstenite::WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>,
+            tokio_tungstenite::tungstenite::Error,
+        >,
+        who: &(String, i64, String),
+    ) -> Result<Client, u16> {
         let ws = match connected {
             Ok(ws) => ws,
             Err(tokio_tungstenite::tungstenite::Error::Http(r)) => return Err(r.status().as_u16()),
@@ -204,7 +227,7 @@ impl Client {
             closed: None,
         };
         let hello = c.next_of("hello").await;
-        assert_eq!(hello["account"]["id"].as_i64(), Some(who.1));
+        c.account_id = hello["account"]["id"].as_i64().expect("hello names the account");
         Ok(c)
     }
 
@@ -644,4 +667,35 @@ pub fn assert_rule_ending(c: &Client, end: &Value) -> Value {
     }
     assert_escaped(c, &[]);
     status
+}
+
+/// `c` leaves `room`, a game whose people are all out (its bots play on while one of them
+/// watches, and give up once they are gone: issue 38 §12); returns the game as stored once it
+/// ended (`GET /api/games/{id}` as `c`: its `result`, its `record`).
+pub async fn leave_until_finished(app: &TestApp, c: &mut Client, room: &str) -> Value {
+    c.act(json!({"type": "leave_room", "room": room})).await.expect("leave_room");
+    let game = game_of_room(c, room);
+    let since = std::time::Instant::now();
+    loop {
+        let g: Value =
+            app.get_as(&format!("/api/games/{game}"), &c.token).await.json().await.unwrap();
+        if g["state"] == "finished" {
+            return g;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(30),
+            "the game went on after its person left: {g}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The game being played in `room`, from the last frame `c` got that names it.
+pub fn game_of_room(c: &Client, room: &str) -> i64 {
+    c.frames
+        .iter()
+        .rev()
+        .filter(|f| f["room"] == room)
+        .find_map(|f| f["game"].as_i64())
+        .unwrap_or_else(|| panic!("{} got no frame naming the game of {room}", c.name))
 }

@@ -2,12 +2,19 @@
 // the rating-history chart's geometry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ratingText, ladderOf, chartGeometry, LADDERS } from '../../static/js/ladder-core.js';
+import { ratingText, ratingWithChange, ladderOf, chartGeometry, LADDERS } from '../../static/js/ladder-core.js';
 
 test('a rating is shown rounded, with ? while provisional', () => {
   assert.equal(ratingText({ rating: 1523.49, provisional: false }), '1523');
   assert.equal(ratingText({ rating: 1662.5, provisional: true }), '1663?');
   assert.equal(ratingText(null), '–');
+});
+
+test('a new rating with the change of its game, rounded, with a real minus sign', () => {
+  assert.equal(ratingWithChange({ rating: 1337.6, provisional: true }, -162.4), '1338? (\u2212162)');
+  assert.equal(ratingWithChange({ rating: 1512, provisional: false }, 11.5), '1512 (+12)');
+  assert.equal(ratingWithChange({ rating: 1500, provisional: false }, 0.2), '1500 (\u00b10)');
+  assert.equal(ratingWithChange({ rating: 1500, provisional: false }, null), '1500');
 });
 
 test('every ladder, and the one a game belongs to', () => {

@@ -469,9 +469,11 @@ describe('update', () => {
     assert.deepEqual(both.points, { points: 0, outcome: 'surrender' });
     // a rated Hidden Front game: ours carries the new rating (and title) instead of points
     const rating = { rating: 1662.3, rd: 290.3, provisional: true, title: null };
-    const rated = { S: { outcome: 'win', points: 0, rating }, N: { outcome: 'loss', points: 0, rating: { ...rating, rating: 1337.7 } } };
+    const rated = { S: { outcome: 'win', points: 0, rating, rating_change: 162.3 }, N: { outcome: 'loss', points: 0, rating: { ...rating, rating: 1337.7 }, rating_change: -162.3 } };
     const south = run({ ...inBattle(), you: { seats: ['S'] } }, { ...end, results: rated });
-    assert.deepEqual(south.points, { points: 0, outcome: 'win', rating });
+    assert.deepEqual(south.points, { points: 0, outcome: 'win', rating, ratingChange: 162.3 });
+    const north = run({ ...inBattle(), you: { seats: ['N'] } }, { ...end, results: rated });
+    assert.equal(north.points.ratingChange, -162.3);
   });
 });
 
@@ -901,6 +903,22 @@ describe('issue 28: the log from past events, 托管 marks, rematch', () => {
     const moves = s.log.filter(e => e.type === 'moved');
     assert.deepEqual(moves.map(m => [m.seat, m.no]), [['N', 1], ['E', 2]]);
     assert.ok(!s.log.some(e => e.type === 'turn'), 'turns are not logged');
+  });
+  test('the rebuilt log names the pieces as we saw them then, and numbers moves as live', () => {
+    const withSkip = [
+      ...past.slice(0, 4), { type: 'skipped', seat: 'E', skips: 1 }, { type: 'turn', seat: 'S', steps: 2 },
+      { type: 'moved', seat: 'S', from: 'Sa1', to: 'Ca1', path: ['Sa1', 'Ca1'], combat: 'attacker_won' },
+    ];
+    const seen = [['N?', null], ['S7', 'N?']];
+    const s = run(S.initialState(ROOM), roomMsg(), snapshot({ past_events: withSkip, past_seen: seen }));
+    const moves = s.log.filter(e => e.type === 'moved');
+    assert.deepEqual(moves.map(m => m.no), [1, 3], 'the skip counts as a step');
+    assert.deepEqual(moves[0].attacker, { seat: 'N', rank: null, mine: false });
+    assert.deepEqual(moves[1].attacker, { seat: 'S', rank: '7', mine: true }, 'our own rank, for us');
+    assert.deepEqual(moves[1].defender, { seat: 'N', rank: null, mine: false }, 'the seat of the piece met');
+    // a snapshot without `past_seen` still names every seat
+    const bare = run(S.initialState(ROOM), roomMsg(), snapshot({ past_events: withSkip }));
+    assert.equal(bare.log.filter(e => e.type === 'moved')[1].attacker.seat, 'S');
   });
   test('a snapshot of another game without past events starts an empty log', () => {
     const s = run(S.initialState(ROOM), roomMsg(), snapshot({ past_events: past }), snapshot({ game: 99 }));

@@ -41,4 +41,4 @@ pub use options::{
 pub use piece::{Piece, Rank};
 pub use position::{Position, PositionError};
 pub use record::{GameRecord, ReplayError};
-pub use view::{SeatSet, SeenPiece, View, Viewer};
+pub use view::{MoveWitness, SeatSet, SeenPiece, View, Viewer};

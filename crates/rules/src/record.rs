@@ -77,6 +77,23 @@ impl GameRecord {
         }
         Ok(g)
     }
+    /// Rebuild the game with every event in order (the initial ones first) and the witness of
+    /// each move ([`crate::MoveWitness`], one per `Moved` event, in order).
+    pub fn replay_with_witnesses(
+        &self,
+    ) -> Result<(Game, Vec<Event>, Vec<crate::MoveWitness>), ReplayError> {
+        let mut g = Game::start(self.variant, self.options, &self.deployments)?;
+        let (mut events, mut witnesses) = (g.initial_events(), vec![]);
+        for (index, a) in self.actions.iter().enumerate() {
+            let w = match a {
+                Action::Move { from, to } => g.witness(*from, *to),
+                _ => None,
+            };
+            events.extend(g.apply(a).map_err(|error| ReplayError::Action { index, error })?);
+            witnesses.extend(w);
+        }
+        Ok((g, events, witnesses))
+    }
     /// Rebuild the game, also returning every event in order (the initial ones first).
     pub fn replay_with_events(&self) -> Result<(Game, Vec<Event>), ReplayError> {
         let mut g = Game::start(self.variant, self.options, &self.deployments)?;

@@ -272,22 +272,69 @@ impl crate::game::Game {
         if self.is_over() {
             return true;
         }
-        let info_mode = match self.variant {
+        let public = self.shown_to_all(piece);
+        public || owner_shown_to(self.shown_info_mode(), viewer, piece.owner)
+    }
+
+    /// The info mode that decides who sees what (Hidden Front: always four-dark).
+    fn shown_info_mode(&self) -> InfoMode {
+        match self.variant {
             Variant::FourPlayer => self.options.info_mode,
             Variant::HiddenFront => InfoMode::FourDark,
+        }
+    }
+
+    /// Whether every viewer may see `piece`'s rank while the game goes on: all open, or a flag
+    /// its seat's fallen commander revealed.
+    fn shown_to_all(&self, piece: Piece) -> bool {
+        self.shown_info_mode() == InfoMode::AllOpen
+            || (piece.rank == Rank::Flag && self.flag_revealed(piece.owner))
+    }
+
+    /// What a move about to be made moves and meets, for rebuilding each viewer's game log
+    /// later ([`MoveWitness::seen`]); `None` unless there is a piece on `from`.
+    pub fn witness(&self, from: Station, to: Station) -> Option<MoveWitness> {
+        let a = self.piece_at(from)?;
+        let d = self.piece_at(to);
+        Some(MoveWitness {
+            info_mode: self.shown_info_mode(),
+            attacker: (a, self.shown_to_all(a)),
+            defender: d.map(|d| (d, self.shown_to_all(d))),
+        })
+    }
+}
+
+/// Whether a viewer sees the ranks of `owner`'s pieces as their own (their seats, and the
+/// partner's in double-open) — the part of [`Game::may_see`] that depends on who looks.
+fn owner_shown_to(info_mode: InfoMode, viewer: Viewer, owner: Seat) -> bool {
+    match viewer {
+        Viewer::Spectator => false,
+        Viewer::Seats(set) => {
+            set.contains(owner)
+                || (info_mode == InfoMode::DoubleOpen && set.contains(owner.partner()))
+        }
+    }
+}
+
+/// The pieces of one move as they stood when it was made (the truth: never sent), kept so that
+/// a viewer who arrives later reads the log as those who watched it live read it: each piece
+/// redacted by [`Game::may_see`]'s rule at the time of the move ([`MoveWitness::seen`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveWitness {
+    info_mode: InfoMode,
+    /// the moving piece, and whether every viewer saw its rank then
+    attacker: (Piece, bool),
+    /// the piece it met, if any, likewise
+    defender: Option<(Piece, bool)>,
+}
+
+impl MoveWitness {
+    /// The moving piece and the one it met, as `viewer` saw them when the move was made.
+    pub fn seen(&self, viewer: Viewer) -> (SeenPiece, Option<SeenPiece>) {
+        let shown = |(p, public): (Piece, bool)| {
+            let see = public || owner_shown_to(self.info_mode, viewer, p.owner);
+            SeenPiece::new(p.owner, see.then_some(p.rank))
         };
-        if info_mode == InfoMode::AllOpen {
-            return true;
-        }
-        if piece.rank == Rank::Flag && self.flag_revealed(piece.owner) {
-            return true;
-        }
-        match viewer {
-            Viewer::Spectator => false,
-            Viewer::Seats(set) => {
-                set.contains(piece.owner)
-                    || (info_mode == InfoMode::DoubleOpen && set.contains(piece.owner.partner()))
-            }
-        }
+        (shown(self.attacker), self.defender.map(shown))
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use siguo_bots::Level;
 use siguo_rules::{
-    DeployError, Deployment, Rank, Seat, ShownOptions, Station, Variant, View, ViewDelta,
+    DeployError, Deployment, Rank, Seat, SeenPiece, ShownOptions, Station, Variant, View, ViewDelta,
 };
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -359,6 +359,11 @@ pub struct Snapshot<'a> {
     /// late spectator; the same events every receiver got in its updates, without ranks)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub past_events: Option<Events<'a>>,
+    /// with `past_events`: each of its `moved` events' moving piece and the piece it met, as the
+    /// receiver saw them when the move was made (`["S9","E?"]`, `["N?",null]`): the log reads
+    /// after a reload as it read live, own ranks included and nothing more
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub past_seen: Option<Vec<(SeenPiece, Option<SeenPiece>)>>,
     /// a finished ranked game: what it gave each seat (absent otherwise)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<GameResults>,
@@ -402,6 +407,10 @@ pub struct SeatResult {
     /// `hf_ranked` only: the account's rating after the game
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<ShownRating>,
+    /// `hf_ranked` only: how much this game changed the rating (after − before; shown rounded,
+    /// "1338 (−12)")
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_change: Option<f64>,
 }
 
 /// A Glicko-2 rating as the ladder shows it (`hf_ranked`): exact values, whether it is

@@ -141,8 +141,12 @@ impl Room {
         let b = self.phase.battle()?;
         let mut g = b.game.clone();
         let before = (g.turn(), g.steps());
-        let mut events: Vec<Event> = vec![];
+        let (mut events, mut witnesses): (Vec<Event>, Vec<siguo_rules::MoveWitness>) =
+            (vec![], vec![]);
         for a in &actions {
+            if let Action::Move { from, to } = a {
+                witnesses.extend(g.witness(*from, *to));
+            }
             events.extend(g.apply(a)?);
         }
         let finished = g.is_over().then(|| self.finished_game(&g));
@@ -173,6 +177,7 @@ impl Room {
         if over {
             self.enter_finished(results);
         }
+        self.witnesses.extend(witnesses);
         self.publish(events.into_iter().map(WireEvent::from).collect());
         if over {
             self.broadcast_room();
@@ -312,7 +317,8 @@ impl Room {
     }
 
     /// A four-player game with bots whose people are all out (surrendered, or eliminated after
-    /// leaving): the bots still playing on the team of the first of them, who now give up.
+    /// leaving) and gone from the room: the bots still playing on the team of the first of them,
+    /// who now give up. (A person out of the game who stays watches the bots play on.)
     /// (Hidden Front ends when its person surrenders or escapes.)
     fn bots_left_alone(&self) -> Option<Vec<Seat>> {
         let Phase::Battle(b) = &self.phase else { return None };
@@ -321,6 +327,11 @@ impl Room {
             self.seats().iter().copied().filter(|s| self.phase.account_at(*s).is_some()).collect();
         let first = *people.first()?;
         if !people.iter().all(|s| b.game.is_eliminated(*s)) {
+            return None;
+        }
+        // while one of them still watches, the bots play on to the end (issue 38 §12)
+        let accounts: Vec<i64> = people.iter().filter_map(|s| self.phase.account_at(*s)).collect();
+        if self.subs.values().any(|s| accounts.contains(&s.who.account_id)) {
             return None;
         }
         let bots: Vec<Seat> = self

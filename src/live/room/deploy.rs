@@ -77,6 +77,7 @@ impl Room {
         self.phase =
             Phase::Deploying(Deploy { table: Table { game_id, players, bots }, seats, deadline });
         self.past.clear();
+        self.witnesses.clear();
         Ok(())
     }
 
@@ -297,6 +298,7 @@ impl Room {
         let empty_since = self.subs.is_empty().then(now_ms);
         self.phase = Phase::Waiting(Lobby { seats, empty_since });
         self.past.clear();
+        self.witnesses.clear();
         self.live.forget_game(id);
         self.broadcast_room();
         Ok(())

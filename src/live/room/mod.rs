@@ -103,6 +103,9 @@ struct Room {
     history: History,
     /// every public event of the current game, oldest first (`past_events` of a snapshot)
     past: Vec<super::protocol::RawEvent>,
+    /// each move of the current game as it stood when made (`past_seen` of a snapshot, redacted
+    /// per receiver), one per `moved` event of `past`
+    witnesses: Vec<siguo_rules::MoveWitness>,
     chat_times: HashMap<i64, VecDeque<Instant>>,
     /// a failed write is retried at this time (nothing else happens until then)
     retry_at: Option<i64>,

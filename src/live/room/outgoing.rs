@@ -123,6 +123,8 @@ impl Room {
             legal_moves: self.legal_moves(viewer),
             last_events: Events::Raw(self.history.last()),
             past_events: (!self.past.is_empty()).then_some(Events::Raw(&self.past)),
+            past_seen: (!self.past.is_empty())
+                .then(|| self.witnesses.iter().map(|w| w.seen(viewer)).collect()),
             results: self.phase.results().cloned(),
         }))
     }

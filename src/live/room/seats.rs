@@ -6,7 +6,7 @@ use crate::live::{ClientTx, Who};
 use siguo_rules::{Seat, SeatSet, Viewer};
 
 /// At most one `spectators` notice per this many milliseconds.
-pub(super) const SPECTATOR_NOTICE_MS: i64 = 2_000;
+pub(super) const SPECTATOR_NOTICE_MS: i64 = 1_000;
 /// At most one notice of the seats' presence (`presence`, or `room` while waiting) caused by
 /// sockets joining and leaving per this many milliseconds: a seated person's churn cannot flood
 /// the others; the last notice always shows the true state.

@@ -115,6 +115,7 @@ fn new_room(
         subs: HashMap::new(),
         history: History::new(v, live.config().resync_log),
         past: vec![],
+        witnesses: vec![],
         chat_times: HashMap::new(),
         retry_at: None,
         spectators_told: (0, 0, None),
@@ -240,6 +241,7 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
         })
     });
     let mut past: Vec<crate::live::protocol::RawEvent> = vec![];
+    let mut witnesses = vec![];
     let phase = match g.stage {
         StoredStage::Deploying(stored) => {
             let seats = restored_deployments(variant, &g.options, stored, &mut bots);
@@ -252,7 +254,9 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
         }
         StoredStage::Battle { deployments, actions } => {
             let record = GameRecord { variant, options: g.options, deployments, actions };
-            let (game, events) = record.replay_with_events().map_err(AppError::internal)?;
+            let (game, events, seen) =
+                record.replay_with_witnesses().map_err(AppError::internal)?;
+            witnesses = seen;
             for b in bots.values_mut() {
                 observe_all(b, &events);
             }
@@ -273,6 +277,7 @@ pub(crate) fn spawn_restored(live: &Live, g: StoredGame) -> AppResult<()> {
     let (mut room, rx) = new_room(live, id.clone(), kind, g.public, g.options, phase, now as u64);
     room.host = variant.seats().iter().find_map(|s| room.phase.account_at(*s));
     room.past = past;
+    room.witnesses = witnesses;
     if g.kind == GameKind::Practice {
         // a restored practice game counts against its player's rooms, as before the restart
         if let Some(player) = room.host {

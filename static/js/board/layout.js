@@ -18,6 +18,8 @@ function hiddenFrontLayout(board) {
   const height = (11 + FRONT + 2 * (PLATE + MY)) * U;
   return {
     board, width, height, pw: U * 1.36, ph: U * 0.66, compactPlates: true,
+    // the box around a station that a tap on it may hit: the pitch of the grid
+    cellW: CX * U, cellH: U,
     xy(name, bottom) {
       const [gx, gy] = board.place(name, bottom);
       return [(MX + gx * CX) * U, (PLATE + MY + gy + (gy >= 6 ? FRONT : 0)) * U];
@@ -29,6 +31,11 @@ function hiddenFrontLayout(board) {
     plateBox(side) {
       const y = side === 'bottom' ? height - PLATE * U + U * 0.05 : U * 0.15;
       return [U * 0.2, y, width - U * 0.4, PLATE * U - U * 0.2];
+    },
+    /** Where a seat's chat line shows for a moment: over its plate's name, not its clock. */
+    bubbleBox(side) {
+      const [x, y, w, hh] = this.plateBox(side);
+      return [x + U * 0.3, y, w - U * 2.4, hh];
     },
   };
 }
@@ -43,6 +50,9 @@ function crossLayout(board) {
   return {
     // Pieces nearly fill the space between neighbouring stations: as large as the board allows.
     board, width: size, height: size, pw: U * 0.95, ph: U * 0.62, compactPlates: false,
+    // the box around a station that a tap on it may hit: the pitch of the grid (40 × 40 CSS px
+    // once the board is drawn at 1 px a unit, as zoomed in on a phone)
+    cellW: U, cellH: U,
     xy(name, bottom) {
       const [gx, gy] = board.place(name, bottom);
       return [coord(gx), coord(gy)];
@@ -62,6 +72,12 @@ function crossLayout(board) {
       const [gx, gy] = corners[side];
       const w = U * 4.8, hh = U * 2.5;
       return [gx ? size - U * 0.35 - w : U * 0.35, gy ? size - U * 0.35 - hh : U * 0.35, w, hh];
+    },
+    /** Where a seat's chat line shows for a moment: beside its plate, in the same empty corner. */
+    bubbleBox(side) {
+      const [x, y, w, hh] = this.plateBox(side);
+      const bh = U * 2.5;
+      return [x, corners[side][1] ? y - U * 0.15 - bh : y + hh + U * 0.15, w, bh];
     },
   };
 }

@@ -83,6 +83,8 @@ function drawTargets(ctx) {
   const { L, state, layers } = ctx;
   for (const name of state.targets) {
     const [x, y] = ctx.pos(name);
+    // a tap anywhere in the station's cell hits the target
+    el('rect', { x: x - L.cellW / 2, y: y - L.cellH / 2, width: L.cellW, height: L.cellH, class: 'hit', 'data-station': name }, layers.targets);
     if (state.pieces[name]) {
       el('rect', { x: x - L.pw / 2 - 3, y: y - L.ph / 2 - 3, width: L.pw + 6, height: L.ph + 6, rx: U * 0.12, class: 'target attack', 'data-station': name }, layers.targets);
     } else {

@@ -37,6 +37,8 @@ export function pieceShape(ctx, parent, x, y, code, opts = {}) {
   const hidden = rank === '?';
   const g = el('g', { class: 'piece' + (hidden ? ' back' : ' face') + (opts.cls ? ' ' + opts.cls : ''), transform: `translate(${x},${y})` }, parent);
   const w = ctx.L.pw, h = ctx.L.ph;
+  // a tap anywhere in the station's cell hits the piece, not only on its body
+  if (ctx.L.cellW) el('rect', { x: -ctx.L.cellW / 2, y: -ctx.L.cellH / 2, width: ctx.L.cellW, height: ctx.L.cellH, class: 'hit' }, g);
   el('rect', {
     x: -w / 2, y: -h / 2, width: w, height: h, rx: U * 0.08,
     fill: hidden ? SEAT_COLOURS[seat] : '#fffdf6', stroke: SEAT_COLOURS[seat], 'stroke-width': hidden ? 1 : 2.2,

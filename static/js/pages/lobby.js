@@ -7,7 +7,7 @@ import { live } from '../ws.js';
 import { session } from '../session.js';
 import { navigate } from '../main.js';
 import { SEAT_COLOURS, boardOf, VARIANTS } from '../board.js';
-import { queue } from '../queue.js';
+import { queue, waitedText } from '../queue.js';
 import { optionsForm, optionsSummary } from '../options.js';
 import { LADDERS, LADDER_GAME, ladderOf, titleOf, onTitles, titleBadge } from '../ladder.js';
 
@@ -63,8 +63,7 @@ export async function render(main) {
     const draw = () => {
       const q = queue.state;
       if (q && q.ladder === ladder) {
-        const secs = Math.floor((Date.now() - q.since) / 1000);
-        clear(status, h('span.spinner'), t('waiting', { s: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` }),
+        clear(status, h('span.spinner'), t('waiting', { s: waitedText(q.since) }),
           q.waiting ? h('span.small.muted', { style: { fontWeight: 400 } }, t('in_queue', { n: q.waiting })) : null);
         btn.textContent = t('leave_queue');
         btn.className = 'btn danger';
@@ -159,6 +158,7 @@ export async function render(main) {
       const d = await get('/api/rooms');
       const rooms = Array.isArray(d) ? d : (d.rooms || []);
       clear(roomsBody);
+      roomsCount.textContent = rooms.length ? ` ${rooms.length}` : '';
       if (!rooms.length) {
         clear(roomsBox, h('div.empty', t('no_rooms')));
         return;
@@ -190,11 +190,11 @@ export async function render(main) {
   // --- games in progress anyone may watch (`rooms.games` of `list_rooms`, every node's)
   const gamesBox = h('div', { 'data-testid': 'live-games' });
   async function loadGames() {
-    // the list comes over the socket, which only a session opens: a visitor is asked to log in
-    if (!me) { clear(gamesBox, h('div.empty', h('a', { href: '#/login' }, t('live_games_login')))); return; }
+    // over HTTP, for anyone: a visitor watches too (read-only, as any spectator)
     try {
-      const d = await live.send('list_rooms');
-      const games = d.games || [];
+      const d = await get('/api/games/live');
+      const games = Array.isArray(d) ? d : [];
+      gamesCount.textContent = games.length ? ` ${games.length}` : '';
       if (!games.length) { clear(gamesBox, h('div.empty', t('no_live_games'))); return; }
       clear(gamesBox, h('table.list', h('tbody', games.map(g => {
         const seats = boardOf(g.variant).seats;
@@ -203,23 +203,39 @@ export async function render(main) {
           h('td', h('span.tag.game-tag', gameName(g.variant)), ' ', h('span.tag', t('kind_' + g.kind))),
           h('td.small', names),
           h('td.small', `${t('phase_' + (g.phase === 'deploying' ? 'deploy' : g.phase))}${g.phase === 'battle' ? ' · ' + t('steps_n', { n: g.steps }) : ''} · ${t('spectators')} ${g.spectators || 0}`),
-          h('td', h('a.btn.small', { href: '#/room/' + g.room, 'data-testid': 'watch-game' }, t('watch'))));
+          h('td', h('a.btn.small', { href: '#/room/' + g.room + (me ? '' : '?watch=1'), 'data-testid': 'watch-game' }, t('watch'))));
       }))));
     } catch (e) {
       clear(gamesBox, h('div.empty.error-text', errorText(e)));
     }
   }
-  const right = h('section.panel',
+  const roomsCount = h('span.count', { 'data-testid': 'rooms-count' });
+  const gamesCount = h('span.count', { 'data-testid': 'games-count' });
+  const roomsPanel = h('section.panel.pane-rooms', { 'data-testid': 'rooms-panel' },
     h('div.row', h('h2.grow', t('open_rooms')), h('button.btn.small', { onclick: () => { loadRooms(); loadGames(); } }, t('refresh'))),
-    roomsBox,
-    h('h2', t('live_games')),
-    gamesBox);
+    roomsBox);
+  const gamesPanel = h('section.panel.pane-games', { 'data-testid': 'games-panel' }, h('h2', t('live_games')), gamesBox);
+  const right = h('div.stack', roomsPanel, gamesPanel);
+
+  // On a phone the lobby is three tabs on its first screen: play, the open rooms, the live games.
+  const lobby = h('div.lobby', { 'data-tab': 'play' }, left, right);
+  const tab = (name, label, count) => h('button.btn', {
+    type: 'button', role: 'tab', 'data-tab': name, 'data-testid': 'lobby-tab-' + name,
+    onclick: () => {
+      lobby.dataset.tab = name;
+      for (const b of tabs.children) b.setAttribute('aria-selected', String(b.dataset.tab === name));
+    },
+  }, label, count);
+  const tabs = h('div.lobby-tabs', { role: 'tablist' },
+    tab('play', t('lobby_tab_play')), tab('rooms', t('lobby_tab_rooms'), roomsCount), tab('games', t('lobby_tab_games'), gamesCount));
+  tabs.firstChild.setAttribute('aria-selected', 'true');
 
   main.append(
     h('div.hero',
       h('div', h('h1', t('lobby_title')), h('p', t('tagline'))),
       me ? h('div', t('welcome', { name: me.name })) : h('div.row', h('a.btn.primary', { href: '#/login' }, t('login')), h('a.btn', { href: '#/register' }, t('register')))),
-    h('div.lobby', left, right));
+    tabs,
+    lobby);
   loadRooms();
   loadGames();
   const poll = setInterval(() => { loadRooms(); loadGames(); }, 5000);

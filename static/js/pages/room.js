@@ -3,8 +3,8 @@
 // (room/state.js), the views (room/*-view.js, laid out by room/page-layout.js) draw the new
 // state, and the reducer's effects (send, toast, navigate, sound) are carried out by
 // room/page-actions.js; room/connection.js keeps the room's socket.
-import { toast } from '../dom.js';
-import { errorText } from '../i18n.js';
+import { h, toast } from '../dom.js';
+import { errorText, t } from '../i18n.js';
 import { live } from '../ws.js';
 import { nodePath } from '../follow.js';
 import { session } from '../session.js';
@@ -24,7 +24,12 @@ export async function render(main, { name, args, query }) {
   // A ranked game's page is opened with `?node=` from `match_found`: its first join goes there.
   const namedPath = nodePath(query && query.get('node'));
 
-  try { await session.ensure(); } catch (e) { toast(errorText(e), 'error'); }
+  // A logged-out visitor opened a game to watch (the lobby's 观战, `?watch=1`): no guest is made,
+  // the socket is a visitor's and only watches. Anyone else opening a room becomes a guest.
+  const watching = !session.me && query && query.get('watch') === '1';
+  if (!watching) {
+    try { await session.ensure(); } catch (e) { toast(errorText(e), 'error'); }
+  }
 
   main.classList.add('wide');
   page.layout = createRoomLayout(main, {
@@ -36,6 +41,12 @@ export async function render(main, { name, args, query }) {
     saveFormation: (seat) => saveFormation(seat, page.st.deployments[seat], variantOf(page.st)),
     sendChat: (text) => sendChat(page, text),
   });
+
+  // A visitor is told how it watches, and how to play
+  if (watching) {
+    main.prepend(h('p.small.muted.visitor-note', { 'data-testid': 'visitor-note' },
+      t('watching_as_visitor'), ' ', h('a', { href: '#/login' }, t('login'))));
+  }
 
   // Marks are loaded from the browser once per game, when its battle view is known.
   let marksLoadedFor = null;

@@ -34,6 +34,7 @@ export function createBoardView(container, { onClick, onMark }) {
   board.onMark(onMark);
   let last = null;
   let viewer = null; // the state the words of a combat are told for
+  let announceTimer = null;
 
   function renderPlates(s, now) {
     const plates = {};
@@ -83,16 +84,17 @@ export function createBoardView(container, { onClick, onMark }) {
       last = s;
       viewer = s;
     },
-    /** Show a message over the board for a moment ("对战开始", "轮到你走棋"). */
+    /**
+     * Say something for a moment ("对战开始", "轮到你走棋") without hiding the board: its border
+     * glows (the words are in the status line and the log; `data-announce` holds them too).
+     */
     announce(text) {
-      const old = container.querySelector('.announce');
-      if (old) old.remove();
-      const el = document.createElement('div');
-      el.className = 'announce';
-      el.setAttribute('data-testid', 'announce');
-      el.textContent = text;
-      container.append(el);
-      setTimeout(() => el.remove(), 1600);
+      container.classList.remove('announcing');
+      void container.getBoundingClientRect(); // restart the glow's animation
+      container.classList.add('announcing');
+      container.dataset.announce = text;
+      clearTimeout(announceTimer);
+      announceTimer = setTimeout(() => { container.classList.remove('announcing'); delete container.dataset.announce; }, 1600);
     },
     /** Move the pieces of an update's `moved` events along their paths, one after the other. */
     async animate(events) {

@@ -12,7 +12,7 @@ import { banner } from '../main.js';
 import { updateFits, resyncFields } from './state.js';
 
 /** Server messages for the room that go straight to the reducer (`update` waits for animations). */
-const MESSAGES = ['room', 'snapshot', 'deployment', 'presence', 'chat', 'kicked', 'room_closed'];
+const MESSAGES = ['room', 'snapshot', 'deployment', 'presence', 'spectators', 'chat', 'kicked', 'room_closed'];
 
 export function createConnection(page) {
   let sockOffs = [];

@@ -47,7 +47,10 @@ export function logText(ev, s) {
   }
 }
 
-/** `on`: {tab(name), send(text) → Promise (resolves when the server took it)}. */
+/**
+ * `on`: {tab(name), send(text) → Promise (resolves when the server took it), heard(lines): the
+ * people's lines that came since the last render (not the ones there at the first)}.
+ */
 export function createChatView(on) {
   const log = h('div.chat-log', { 'data-testid': 'chat-log', 'aria-live': 'polite' });
   const input = h('input', { type: 'text', maxlength: 200, placeholder: t('chat_placeholder'), 'aria-label': t('chat') });
@@ -74,14 +77,19 @@ export function createChatView(on) {
       },
     }, input, h('button.btn', { type: 'submit' }, t('say'))),
     sendTo);
-  let shown = 0;
+  let shown = 0, first = true;
   return {
     el,
+    input,
     render(s) {
       sendTo.hidden = S.isHiddenFront(s); // two sides, no team to talk to
       tabRoom.checked = s.chatTab === 'room';
       tabTeam.checked = s.chatTab === 'team';
+      const before = shown;
       shown = appendNew(log, s.chat, shown, (m) => chatLine(m, s));
+      const heard = first || shown < before ? [] : s.chat.slice(before, shown).filter(m => !m.sys);
+      first = false;
+      if (heard.length && on.heard) on.heard(heard);
     },
   };
 }

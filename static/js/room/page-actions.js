@@ -27,8 +27,14 @@ export function runEffect(page, e) {
     case 'navigate': navigate(e.to); break;
     case 'replace_url': history.replaceState(null, '', e.hash); break;
     case 'sound': sound.play(e.name); break;
-    case 'announce': board.announce(t(e.key)); break;
-    case 'your_turn': board.announce(t('your_turn')); sound.play('turn'); break;
+    case 'announce': board.announce(t(e.key)); page.layout.status.pulse(); break;
+    case 'your_turn':
+      board.announce(t('your_turn'));
+      page.layout.status.pulse();
+      sound.play('turn');
+      // a short buzz on a phone (ignored where there is no vibrator or no tap yet)
+      if (sound.on && navigator.vibrate) navigator.vibrate(60);
+      break;
     case 'save_marks': if (st.game != null) saveMarks(st.game, st.marks); break;
     default: console.error('unknown effect', e);
   }

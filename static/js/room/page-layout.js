@@ -26,7 +26,16 @@ export function createRoomLayout(main, on) {
   const status = createStatusView(overlay, on);
   const drawPrompt = createDrawPrompt(boardBox, (type) => on.act(type));
   const seats = createSeatsView(on.act);
-  const chat = createChatView({ tab: (tab) => dispatch({ type: 'ui/chat_tab', tab }), send: on.sendChat });
+  const chat = createChatView({
+    tab: (tab) => dispatch({ type: 'ui/chat_tab', tab }),
+    send: on.sendChat,
+    // a line from a seat shows by its plate for a moment; one the chat panel is out of sight for
+    // counts as unread on the chat button under the board
+    heard: (lines) => {
+      for (const m of lines) if (m.seat) boardView.board.say(m.seat, m.text);
+      if (!chatInView) chatJump.setUnread(chatJump.unread + lines.length);
+    },
+  });
   const log = createLogView({
     show: (no) => {
       const ev = no == null ? null : on.state().log.find(e => e.no === no);
@@ -41,8 +50,16 @@ export function createRoomLayout(main, on) {
   });
   const logPanel = h('section.panel', { 'data-testid': 'log-panel' }, h('h2', t('log')), log.el);
   const side = h('aside.side', status.el, info.el, logPanel, casualties.el, seats.el, chat.el);
-  // The tools sit above the side panels: in view beside the board, and under it on a phone.
-  side.prepend(boardTools(boardBox));
+  // The tools sit above the side panels: in view beside the board, and right under it on a phone.
+  const chatJump = chatButton(chat);
+  let chatInView = false;
+  if (typeof IntersectionObserver === 'function') {
+    new IntersectionObserver((entries) => {
+      chatInView = entries.some(e => e.isIntersecting);
+      if (chatInView) chatJump.setUnread(0);
+    }, { threshold: 0.5 }).observe(chat.el);
+  }
+  side.prepend(boardTools(boardBox, chatJump.el));
   main.append(h('div.game-layout', h('div.board-col', boardBox), side));
 
   let drawnPhase = null;
@@ -68,8 +85,31 @@ export function createRoomLayout(main, on) {
   };
 }
 
-/** Zoom (the board wider than the screen on a phone) and the sound switch. */
-function boardTools(boardBox) {
+/** 聊天 (2): the unread lines, one tap from the chat (scrolled to, its input focused). */
+function chatButton(chat) {
+  const badge = h('span.badge', { 'data-testid': 'chat-unread', hidden: true });
+  const el = h('button.btn.small.chat-jump', {
+    type: 'button', 'data-testid': 'chat-jump',
+    onclick: () => {
+      chat.el.scrollIntoView({ block: 'end' });
+      chat.input.focus({ preventScroll: true });
+      api.setUnread(0);
+    },
+  }, t('chat'), badge);
+  const api = {
+    el, unread: 0,
+    setUnread(n) {
+      api.unread = n;
+      badge.hidden = n === 0;
+      badge.textContent = n > 99 ? '99+' : String(n);
+      el.classList.toggle('has-unread', n > 0);
+    },
+  };
+  return api;
+}
+
+/** Zoom (the board wider than the screen on a phone), the chat button and the sound switch. */
+function boardTools(boardBox, chatJump) {
   const soundBtn = h('button.btn.small', { type: 'button', 'data-testid': 'sound', onclick: () => { sound.on = !sound.on; soundLabel(); if (sound.on) sound.play('turn'); } });
   const soundLabel = () => { soundBtn.textContent = sound.on ? t('sound_on') : t('sound_off'); soundBtn.setAttribute('aria-pressed', String(sound.on)); };
   soundLabel();
@@ -83,5 +123,5 @@ function boardTools(boardBox) {
       boardBox.scrollTop = boardBox.scrollHeight;
     }
   } }, t('zoom'));
-  return h('div.board-tools', zoomBtn, soundBtn, h('span.small.muted.kb-hint', t('keyboard_help') + ' · ' + t('mark_hint')));
+  return h('div.board-tools', zoomBtn, chatJump, soundBtn, h('span.small.muted.kb-hint', t('keyboard_help') + ' · ' + t('mark_hint')));
 }

@@ -10,7 +10,7 @@ const INPUTS = ['room', 'seats', 'phase', 'you', 'presence', 'view', 'clock'];
 
 /** `act(type, fields)` sends a room action. */
 export function createSeatsView(act) {
-  const el = h('section.panel');
+  const el = h('section.panel', { 'data-testid': 'seats' });
   let last = null;
 
   function actions(s, seat, info) {
@@ -64,7 +64,7 @@ export function createSeatsView(act) {
       const ids = S.seatsOf(s).map(x => S.seatInfo(s, x)).filter(i => i && !i.bot && !i.guest).map(i => i.account_id);
       onTitles(ladder, ids, () => { const cur = last; last = null; this.render(cur); });
       clear(el,
-        h('h2', t('seats'), r ? h('span.small.muted', { style: { fontWeight: 400, marginLeft: '8px' } }, `${t('spectators')} ${r.spectators || 0}`) : null),
+        h('h2', t('seats'), r ? h('span.small.muted', { 'data-testid': 'spectator-count', style: { fontWeight: 400, marginLeft: '8px' } }, `${t('spectators')} ${r.spectators || 0}`) : null),
         h('div.seat-list', S.seatsOf(s).map(seat => card(s, seat, phase, elim, tu))));
     },
   };

@@ -18,12 +18,26 @@ const LOGGED = new Set([
 const ANNOUNCED = { flag_revealed: 'flag_revealed', eliminated: 'seat_eliminated' };
 
 /**
- * The log of a game from its past events (`past_events` of a snapshot, docs/protocol.md §5):
- * the logged events, moves numbered from 1. Ranks are never in events, so the log names none.
+ * The log of a game from its past events (`past_events` of a snapshot, docs/protocol.md §5) and
+ * what we saw of each move's pieces then (`past_seen`, one `[attacker, defender]` per move): the
+ * logged events, moves numbered by the battle's step as the live log numbers them (moves and
+ * skips; a `turn` event's `steps` being the truth), each with what we knew of its pieces, so that
+ * after a reload the log reads as it read live.
  */
-export function logFromPast(events) {
-  let no = 0;
-  return events.filter(e => LOGGED.has(e.type)).map(e => (e.type === 'moved' ? { ...e, no: ++no } : e));
+export function logFromPast(s, events, seen = []) {
+  let no = 0, k = 0;
+  const out = [];
+  for (const e of events) {
+    if (e.type === 'turn' && Number.isInteger(e.steps)) no = e.steps;
+    if (e.type === 'skipped') no += 1;
+    if (e.type === 'moved') {
+      no += 1;
+      const [a, d] = (seen && seen[k++]) || [];
+      const code = a || e.seat + '?';
+      out.push({ ...e, no, attacker: known(s, code, e.seat), defender: e.combat ? known(s, d || null, d ? d[0] : null) : null });
+    } else if (LOGGED.has(e.type)) out.push(e);
+  }
+  return out;
 }
 
 /** 托管: why the computer plays a seat ('asked' | 'away'), or null. */
@@ -348,7 +362,8 @@ function withResults(s, results) {
   if (!results) return s;
   const mine = mySeats(s).find(seat => results[seat]);
   // a rated (hf_ranked) result carries the new rating instead of points
-  const rated = mine && results[mine].rating ? { rating: results[mine].rating } : {};
+  const rated = mine && results[mine].rating
+    ? { rating: results[mine].rating, ratingChange: results[mine].rating_change ?? null } : {};
   return { ...s, results, points: mine ? { points: results[mine].points, outcome: results[mine].outcome || null, ...rated } : null };
 }
 
@@ -479,7 +494,7 @@ const HANDLERS = {
     const lastMove = (msg.last_events || []).filter(e => e.type === 'moved').pop();
     const sameGame = s.game === msg.game;
     // The game's past events (a reload, a late spectator, a new game): the log rebuilt from them.
-    const log = msg.past_events ? logFromPast(msg.past_events) : sameGame ? s.log : [];
+    const log = msg.past_events ? logFromPast({ ...s, you: msg.you || s.you }, msg.past_events, msg.past_seen) : sameGame ? s.log : [];
     return withResults({
       ...s,
       game: msg.game, v: msg.v, phase: msg.phase, seats: msg.seats, you: msg.you || s.you, view: msg.view,

@@ -4,7 +4,7 @@ import { h, clear } from '../dom.js';
 import { t, seatName, seatLine, errorWithReason } from '../i18n.js';
 import { resultWords } from './words.js';
 import * as S from './state.js';
-import { ratingText, titleBadge } from '../ladder.js';
+import { ratingWithChange, titleBadge } from '../ladder.js';
 
 const INPUTS = ['room', 'phase', 'you', 'clock', 'view', 'confirmed', 'deployments', 'swapError', 'points', 'game', 'legal', 'offeredAt', 'seats'];
 
@@ -27,6 +27,7 @@ export function createStatusView(overlay, on) {
   const controls = h('div.controls');
   const el = h('section.panel.stack', statusLine, subLine, timeoutsLine, controls);
   let last = null;
+  let pulseTimer = null;
 
   const deployLine = (s, now) => {
     const rem = S.remainingMs(s, now);
@@ -101,6 +102,11 @@ export function createStatusView(overlay, on) {
       }, t('surrender')));
     } else if (!mine.length) {
       controls.append(h('span.tag', t('spectating')));
+    } else {
+      // out of the game (surrendered, say) while the partner plays on: watch it to the end, or
+      // leave (where only bots are left, leaving ends the game)
+      controls.append(h('div.muted', { 'data-testid': 'out-line', style: { width: '100%' } }, t('out_watch_on')),
+        h('button.btn', { 'data-testid': 'leave-game', onclick: on.leaveRoom }, t('leave_room')));
     }
   }
 
@@ -139,7 +145,7 @@ export function createStatusView(overlay, on) {
       h('div.big.' + cls, big),
       reason ? h('div', { 'data-testid': 'result-reason' }, reason) : null,
       h('div.small.muted', t('full_reveal')),
-      s.points && s.points.rating ? h('div', { 'data-testid': 'new-rating' }, t('rating') + ': ', h('b', ratingText(s.points.rating)),
+      s.points && s.points.rating ? h('div', { 'data-testid': 'new-rating' }, t('rating') + ': ', h('b', ratingWithChange(s.points.rating, s.points.ratingChange)),
         ` (${t(OUTCOME_TEXT[s.points.outcome] || 'elim_escaped')})`, titleBadge(s.points.rating.title))
         : s.points ? h('div', { 'data-testid': 'points' }, t('points_change') + ': ', h('b', pointsText(s.points))) : null,
       rematchRow(s),
@@ -165,6 +171,14 @@ export function createStatusView(overlay, on) {
       else if (phase === 'deploying') deploying(s, now);
       else if (phase === 'battle') battle(s);
       else if (phase === 'finished') finished(s);
+    },
+    /** Draw the eye to the phase for a moment (a notice: 轮到你走棋). */
+    pulse() {
+      el.classList.remove('pulse');
+      void el.getBoundingClientRect();
+      el.classList.add('pulse');
+      clearTimeout(pulseTimer);
+      pulseTimer = setTimeout(() => el.classList.remove('pulse'), 1600);
     },
     /** The deployment countdown, every half second. */
     tick(s, now) {

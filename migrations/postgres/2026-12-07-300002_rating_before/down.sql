@@ -1,0 +1,1 @@
+ALTER TABLE ladder_results DROP COLUMN rating_before;
