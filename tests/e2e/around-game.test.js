@@ -91,9 +91,11 @@ test('the lobby for a guest: ranked is something to register for; the rules page
   await page.waitForSelector('[data-testid=rules][data-variant=hidden_front]');
   const hf = await page.textContent('[data-testid=rules]');
   for (const word of ['5 列 × 12 行', '山界', '第三次超时', '100 步', '地雷同归于尽']) assert.ok(hf.includes(word), `the Hidden Front rules name ${word}`);
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('[data-testid=rules-board] h2:has-text("The board")');
   assert.match(await page.textContent('[data-testid=rules]'), /mountains/);
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('[data-testid=rules-board] h2:has-text("棋盘")');
 
@@ -255,11 +257,13 @@ test('a phone (390 × 844), Hidden Front\'s tall board: deployment, battle and r
   await page.keyboard.press('Escape');
 
   // English: every rank inside its piece ("Bomb" ran past it).
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('[data-testid=substatus]:has-text("Step")');
   await page.waitForSelector('svg.board .piece.face .piece-text.latin');
   const outside = await labelsPastTheirPieces(page);
   assert.deepEqual(outside, [], 'labels past their pieces');
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('[data-testid=substatus]:has-text("无交战")');
 

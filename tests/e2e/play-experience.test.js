@@ -142,6 +142,7 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   assert.equal(await page.$$eval('.send-to input[type=radio]', r => r.length), 2);
 
   // The English switch: the same page in English, and back.
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('.send-to:has-text("Send to")');
   // English rank names stay inside their pieces ("Bomb" ran past its piece: issue 28).
@@ -149,6 +150,7 @@ test('a phone (390 × 844): the board is as wide as the screen; zoomed, tap targ
   const outside = await labelsPastTheirPieces(page);
   assert.deepEqual(outside, [], 'labels past their pieces');
   assert.equal(await page.getAttribute('.lang-btn', 'lang'), 'zh-CN');
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('.send-to:has-text("发送给")');
   assert.deepEqual(page.errors, []);

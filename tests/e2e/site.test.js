@@ -36,8 +36,10 @@ test('register, log out, log in, and the session survives a reload', { timeout: 
   await page.waitForSelector(`[data-testid=whoami]:has-text("${name}")`);
   // The page is in Chinese by default and switches to English.
   assert.ok(await page.$('text=大厅'));
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('text=Lobby');
+  if (!await page.isVisible('.lang-btn')) await page.click('[data-testid=menu-btn]'); // a phone: in the ☰ menu
   await page.click('.lang-btn');
   await page.waitForSelector('text=大厅');
   assert.deepEqual(page.errors, []);
